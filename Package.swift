@@ -1,0 +1,64 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode comes from `swiftLanguageModes`;
+/// these upcoming features keep the code explicit about existentials and imports.
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "hapticctl",
+  products: [
+    .library(name: "HapticCore", targets: ["HapticCore"]),
+    .library(name: "HapticAHAP", targets: ["HapticAHAP"]),
+    .executable(name: "hapticctl", targets: ["hapticctl"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+  ],
+  targets: [
+    // Layer 1: the Core Haptics pattern model (no I/O, no Foundation).
+    .target(name: "HapticCore"),
+    // Layer 1b: the AHAP codec (lenient JSON reader, deterministic writer).
+    .target(
+      name: "HapticAHAP",
+      dependencies: ["HapticCore", .product(name: "SystemPackage", package: "swift-system")]),
+    // The command-line front end: one file per subcommand, thin over the libraries.
+    .target(
+      name: "HapticCLI",
+      dependencies: [
+        "HapticCore", "HapticAHAP",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    .executableTarget(
+      name: "hapticctl",
+      dependencies: ["HapticCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+    .testTarget(
+      name: "HapticCoreTests",
+      dependencies: [
+        "HapticCore",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
+    .testTarget(
+      name: "HapticAHAPTests",
+      dependencies: [
+        "HapticCore", "HapticAHAP",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HapticCLITests",
+      dependencies: ["hapticctl"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system && target.type != .binary {
+  target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

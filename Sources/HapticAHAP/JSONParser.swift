@@ -1,0 +1,202 @@
+/// A syntax error found while parsing JSON: where, and what was wrong.
+package struct JSONSyntaxError: Error, Sendable {
+  /// Byte offset of the offending character.
+  package var offset: Int
+  /// What was wrong, in words.
+  package var message: String
+}
+
+/// A JSON parser with the leniency real AHAP files need and the strictness safety needs.
+///
+/// Accepts RFC 8259 JSON plus trailing commas in arrays and objects (Apple's own sample files
+/// have them) and a leading UTF-8 byte-order mark. Rejects everything else a lenient parser
+/// might let through: `NaN`/`Infinity`, numbers that overflow to infinity, comments, single
+/// quotes, invalid UTF-8, control characters in strings, and nesting deeper than `maxDepth`
+/// (checked before recursing, so hostile input cannot exhaust the stack).
+///
+/// Foundation's `JSONDecoder` (JSON5 mode) would accept trailing commas too, but on Linux it
+/// reports syntax errors without a position, accepts `NaN`, and parses the AHAP corpus about
+/// five times slower than the 10 ms budget; docs/architecture.md records the measurement.
+package struct JSONParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+  private let maxDepth: Int
+
+  /// Parses one JSON document from `input`.
+  ///
+  /// - Parameters:
+  ///   - input: the raw bytes of the document.
+  ///   - maxDepth: the deepest nesting of arrays and objects accepted.
+  /// - Returns: the root value.
+  /// - Throws: ``JSONSyntaxError`` at the first problem.
+  package static func parse(_ input: [UInt8], maxDepth: Int = 512) throws(JSONSyntaxError)
+    -> JSONValue
+  {
+    let result: Result<JSONValue, JSONSyntaxError> = input.withUnsafeBufferPointer { buffer in
+      var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+      do throws(JSONSyntaxError) {
+        return .success(try parser.parseDocument())
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    self.bytes = bytes
+    self.maxDepth = maxDepth
+  }
+
+  private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+    if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
+    skipWhitespace()
+    guard index < bytes.count else {
+      throw JSONSyntaxError(offset: index, message: "the file is empty (no JSON value)")
+    }
+    let value = try parseValue(depth: 0)
+    skipWhitespace()
+    if index < bytes.count {
+      throw JSONSyntaxError(
+        offset: index, message: "unexpected \(describe(bytes[index])) after the end of the JSON value")
+    }
+    return value
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    guard index < bytes.count else {
+      throw JSONSyntaxError(offset: index, message: "unexpected end of file: the JSON is truncated")
+    }
+    let start = index
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+    case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+    case UInt8(ascii: "\""): return JSONValue(.string(try parseString()), offset: start)
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return JSONValue(.bool(true), offset: start)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return JSONValue(.bool(false), offset: start)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return JSONValue(.null, offset: start)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return JSONValue(.number(try parseNumber()), offset: start)
+    case UInt8(ascii: "N"), UInt8(ascii: "I"):
+      throw JSONSyntaxError(
+        offset: start, message: "NaN and Infinity are not numbers in JSON; use a finite number")
+    default:
+      throw JSONSyntaxError(offset: start, message: "expected a JSON value, found \(describe(bytes[start]))")
+    }
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    let start = index
+    let count = literal.utf8CodeUnitCount
+    let matches = literal.withUTF8Buffer { expected in
+      guard bytes.count - index >= count else { return false }
+      for i in 0..<count where bytes[index + i] != expected[i] { return false }
+      return true
+    }
+    guard matches else {
+      throw JSONSyntaxError(offset: start, message: "expected '\(literal)'")
+    }
+    index += count
+  }
+
+  private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    let start = index
+    guard depth <= maxDepth else {
+      throw JSONSyntaxError(offset: start, message: "nesting deeper than \(maxDepth) levels")
+    }
+    index += 1
+    var items: [JSONValue] = []
+    skipWhitespace()
+    while true {
+      guard index < bytes.count else {
+        throw JSONSyntaxError(offset: index, message: "unexpected end of file inside an array started here at byte \(start)")
+      }
+      if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return JSONValue(.array(items), offset: start)
+      }
+      items.append(try parseValue(depth: depth))
+      skipWhitespace()
+      guard index < bytes.count else { continue }
+      switch bytes[index] {
+      case UInt8(ascii: ","):
+        index += 1
+        skipWhitespace()
+        // A trailing comma before `]` is accepted (Apple's samples have them).
+        if index < bytes.count && bytes[index] == UInt8(ascii: ",") {
+          throw JSONSyntaxError(offset: index, message: "two commas in a row in an array")
+        }
+      case UInt8(ascii: "]"):
+        continue
+      default:
+        throw JSONSyntaxError(offset: index, message: "expected ',' or ']' in an array, found \(describe(bytes[index]))")
+      }
+    }
+  }
+
+  private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    let start = index
+    guard depth <= maxDepth else {
+      throw JSONSyntaxError(offset: start, message: "nesting deeper than \(maxDepth) levels")
+    }
+    index += 1
+    var members: [JSONMember] = []
+    skipWhitespace()
+    while true {
+      guard index < bytes.count else {
+        throw JSONSyntaxError(offset: index, message: "unexpected end of file inside an object started at byte \(start)")
+      }
+      if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return JSONValue(.object(members), offset: start)
+      }
+      guard bytes[index] == UInt8(ascii: "\"") else {
+        throw JSONSyntaxError(offset: index, message: "expected a quoted key or '}' in an object, found \(describe(bytes[index]))")
+      }
+      let keyOffset = index
+      let key = try parseString()
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw JSONSyntaxError(offset: index, message: "expected ':' after the key \"\(key)\"")
+      }
+      index += 1
+      skipWhitespace()
+      let value = try parseValue(depth: depth)
+      members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+      skipWhitespace()
+      guard index < bytes.count else { continue }
+      switch bytes[index] {
+      case UInt8(ascii: ","):
+        index += 1
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: ",") {
+          throw JSONSyntaxError(offset: index, message: "two commas in a row in an object")
+        }
+      case UInt8(ascii: "}"):
+        continue
+      default:
+        throw JSONSyntaxError(offset: index, message: "expected ',' or '}' in an object, found \(describe(bytes[index]))")
+      }
+    }
+  }
+
+  func describe(_ byte: UInt8) -> String {
+    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    return "byte 0x" + String(byte, radix: 16, uppercase: true)
+  }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import HapticAHAP
+import HapticCore
+
+/// `hapticctl validate FILE... [--json]`: loads each AHAP file and reports what it found.
+struct Validate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check AHAP files: load each one and print its warnings and errors.",
+    discussion: """
+      Exit status: 0 when every file loads (warnings allowed), 1 when any file fails.
+      With --json, one JSON object per file, one per line, with the keys file, ok, warnings, \
+      errors (each with code, appleCode, path, message, line, column), events, parameters, \
+      curves and duration_s.
+      """)
+
+  @Argument(help: "AHAP files to check.", completion: .file(extensions: ["ahap", "json"]))
+  var files: [String]
+
+  @Flag(help: "Print one JSON object per file instead of text.")
+  var json = false
+
+  @OptionGroup var reading: AHAPReadingOptions
+
+  func run() throws {
+    let reader = AHAPReader(options: try reading.readOptions())
+    var failed = 0
+    for file in files {
+      let report = ValidationReport(file: file, reader: reader)
+      if !report.ok { failed += 1 }
+      if json {
+        print(try report.jsonLine())
+      } else {
+        print(report.text())
+      }
+    }
+    if !json && files.count > 1 {
+      print("\(files.count - failed) of \(files.count) files loaded" + (failed > 0 ? ", \(failed) failed" : ""))
+    }
+    if failed > 0 { throw ExitCode(1) }
+  }
+}
+
+/// Options shared by every command that reads AHAP files.
+struct AHAPReadingOptions: ParsableArguments {
+  @Flag(help: "Read curve control-point times as absolute pattern times (Lofelt/Meta exports).")
+  var absoluteCurveTimes = false
+
+  @Option(help: "Refuse AHAP files larger than this many MiB.")
+  var maxFileSize: Double = 64
+
+  func readOptions() throws -> AHAPReadOptions {
+    guard maxFileSize > 0, maxFileSize.isFinite, maxFileSize <= 4096 else {
+      throw ValidationError("--max-file-size must be between 0 and 4096 MiB, got \(maxFileSize)")
+    }
+    return AHAPReadOptions(
+      maxFileSize: Int(maxFileSize * 1_048_576),
+      controlPointTimes: absoluteCurveTimes ? .absolute : .relative)
+  }
+}

@@ -1,0 +1,100 @@
+/// The value of every dynamic parameter over a pattern's timeline.
+///
+/// Built from a pattern's `Parameter` entries and `ParameterCurve`s. For each ID, the entry that
+/// took effect last wins: a `Parameter` takes effect at its time, a curve at its first control
+/// point. Before any entry the control has its neutral default (1 for intensity/volume, 0 for
+/// the others); after a curve's last point its last value holds. Entries taking effect at the
+/// same time resolve in file order within each kind, parameters before curves.
+public struct ControlTimeline: Sendable {
+  /// What an entry contributes: a fixed value or a curve.
+  enum Source: Sendable {
+    case step(Double)
+    case curve(ParameterCurve)
+  }
+
+  struct Entry: Sendable {
+    let start: Double
+    let source: Source
+  }
+
+  private var entries: [DynamicParameterID: [Entry]] = [:]
+
+  /// Builds the timeline of `pattern`'s controls.
+  public init(_ pattern: HapticPattern) {
+    self.init(parameters: pattern.parameters, curves: pattern.curves)
+  }
+
+  /// Builds a timeline from parameter steps and curves (times in seconds, one time base).
+  public init(parameters: [DynamicParameter], curves: [ParameterCurve]) {
+    var collected: [DynamicParameterID: [Entry]] = [:]
+    for parameter in parameters {
+      collected[parameter.id, default: []].append(
+        Entry(start: parameter.time, source: .step(parameter.value)))
+    }
+    for curve in curves {
+      collected[curve.id, default: []].append(
+        Entry(start: curve.effectiveStart, source: .curve(curve)))
+    }
+    for (id, list) in collected {
+      // Stable sort by start time.
+      let order = list.indices.sorted { a, b in
+        list[a].start < list[b].start || (list[a].start == list[b].start && a < b)
+      }
+      collected[id] = order.map { list[$0] }
+    }
+    entries = collected
+  }
+
+  /// The IDs that have at least one entry.
+  public var controlledIDs: Set<DynamicParameterID> { Set(entries.keys) }
+
+  /// The value of `id` at pattern time `t` (seconds), clamped to the control's range.
+  public func value(_ id: DynamicParameterID, at t: Double) -> Double {
+    guard let list = entries[id], let first = list.first, t >= first.start else {
+      return id.defaultValue
+    }
+    // Last entry with start <= t.
+    var low = 0
+    var high = list.count - 1
+    while low < high {
+      let mid = (low + high + 1) / 2
+      if list[mid].start <= t { low = mid } else { high = mid - 1 }
+    }
+    switch list[low].source {
+    case .step(let value): return id.clamp(value)
+    case .curve(let curve): return id.clamp(curve.value(at: t))
+    }
+  }
+
+  /// The effective value of an event parameter at `t`: the event's own value combined with the
+  /// matching control (if any) by Apple's rule, clamped to the parameter's range.
+  ///
+  /// - Parameters:
+  ///   - parameter: the event parameter to evaluate.
+  ///   - event: the event whose base value is used.
+  ///   - t: pattern time in seconds.
+  public func effectiveValue(
+    _ parameter: EventParameterID, of event: HapticEvent, at t: Double
+  ) -> Double {
+    let base = event.value(of: parameter)
+    guard let control = Self.control(for: parameter, eventType: event.type) else {
+      return base
+    }
+    return control.apply(control: value(control, at: t), to: base)
+  }
+
+  /// The dynamic control that modifies `parameter` on events of `eventType`, if any.
+  ///
+  /// Haptic controls touch haptic events only and audio controls audio events only.
+  /// `HapticSharpnessControl` touches continuous haptic events only (Apple's AHAP article).
+  public static func control(
+    for parameter: EventParameterID, eventType: HapticEventType
+  ) -> DynamicParameterID? {
+    let candidates = DynamicParameterID.allCases.filter {
+      $0.target == parameter && $0.isHaptic == eventType.isHaptic
+    }
+    guard let control = candidates.first else { return nil }
+    if control == .hapticSharpnessControl && eventType == .hapticTransient { return nil }
+    return control
+  }
+}

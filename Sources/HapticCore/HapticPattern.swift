@@ -1,0 +1,90 @@
+/// A haptic pattern: events plus dynamic parameters and parameter curves on one timeline.
+///
+/// The counterpart of Core Haptics' `CHHapticPattern` and of one AHAP file. Each list is kept in
+/// time order; ties keep the order they were given in (a stable sort), so a pattern read from a
+/// file, written and read again is equal to the first.
+public struct HapticPattern: Sendable, Hashable {
+  /// The AHAP `Version` (1.0 when a file gives none).
+  public var version: Double
+  /// The AHAP `Metadata` entries in file order (not part of the pattern's behaviour).
+  public var metadata: [MetadataEntry]
+  /// The events, sorted by time (stable).
+  public private(set) var events: [HapticEvent]
+  /// The `Parameter` entries, sorted by time (stable).
+  public private(set) var parameters: [DynamicParameter]
+  /// The `ParameterCurve` entries, sorted by time (stable).
+  public private(set) var curves: [ParameterCurve]
+
+  /// Creates a pattern, stable-sorting each list by time.
+  ///
+  /// - Parameters:
+  ///   - version: the AHAP version to record.
+  ///   - metadata: free-form metadata entries.
+  ///   - events: the events, in any order.
+  ///   - parameters: dynamic parameter steps, in any order.
+  ///   - curves: parameter curves, in any order.
+  public init(
+    version: Double = 1, metadata: [MetadataEntry] = [], events: [HapticEvent] = [],
+    parameters: [DynamicParameter] = [], curves: [ParameterCurve] = []
+  ) {
+    self.version = version
+    self.metadata = metadata
+    self.events = Self.stableSorted(events, by: \.time)
+    self.parameters = Self.stableSorted(parameters, by: \.time)
+    self.curves = Self.stableSorted(curves, by: \.time)
+  }
+
+  /// Adds an event, keeping time order (after existing events at the same time).
+  public mutating func add(_ event: HapticEvent) {
+    let index = events.firstIndex(where: { $0.time > event.time }) ?? events.endIndex
+    events.insert(event, at: index)
+  }
+
+  /// Adds a dynamic parameter step, keeping time order.
+  public mutating func add(_ parameter: DynamicParameter) {
+    let index = parameters.firstIndex(where: { $0.time > parameter.time }) ?? parameters.endIndex
+    parameters.insert(parameter, at: index)
+  }
+
+  /// Adds a parameter curve, keeping time order.
+  public mutating func add(_ curve: ParameterCurve) {
+    let index = curves.firstIndex(where: { $0.time > curve.time }) ?? curves.endIndex
+    curves.insert(curve, at: index)
+  }
+
+  /// The pattern's duration in seconds, by Apple's rule.
+  ///
+  /// The latest of: each event's start plus its duration (if it has one), each `Parameter`'s
+  /// time, and each curve's last control point. Release tails of continuous events are not
+  /// included (Apple's `duration` excludes them); a renderer plays them after this time.
+  public var duration: Double {
+    var end = 0.0
+    for event in events { end = max(end, event.logicalEnd) }
+    for parameter in parameters { end = max(end, parameter.time) }
+    for curve in curves { end = max(end, curve.end) }
+    return end
+  }
+
+  /// True when the pattern has no entries at all.
+  public var isEmpty: Bool { events.isEmpty && parameters.isEmpty && curves.isEmpty }
+
+  /// The number of control points over all curves.
+  public var controlPointCount: Int { curves.reduce(0) { $0 + $1.controlPoints.count } }
+
+  private static func stableSorted<T>(_ items: [T], by key: (T) -> Double) -> [T] {
+    // `sort` is not guaranteed stable; sort indices with the index as tie-breaker.
+    if items.count < 2 { return items }
+    var isSorted = true
+    for i in 1..<items.count where key(items[i]) < key(items[i - 1]) {
+      isSorted = false
+      break
+    }
+    if isSorted { return items }
+    let order = items.indices.sorted { a, b in
+      let ka = key(items[a])
+      let kb = key(items[b])
+      return ka < kb || (ka == kb && a < b)
+    }
+    return order.map { items[$0] }
+  }
+}
