@@ -160,7 +160,7 @@ final class AHAPWalker {
       readEntry(entry, path: "Pattern[\(index)]", events: &events, parameters: &parameters, curves: &curves)
     }
     if entries.isEmpty {
-      warn(.invalidPatternDictionary, "Pattern", at: patternValue.offset, "the pattern has no entries; it plays nothing")
+      warn(.emptyPattern, "Pattern", at: patternValue.offset, "the pattern has no entries; it plays nothing")
     }
     warnIfTimesLookAbsolute(events: events)
     return HapticPattern(
@@ -221,7 +221,7 @@ final class AHAPWalker {
     }
     if fields.count > 1 {
       warn(
-        .invalidPatternDictionary, path, at: entry.offset,
+        .combinedEntry, path, at: entry.offset,
         "the entry holds \(fields.keys.sorted().joined(separator: " and ")); each is read as its own entry")
     }
     // Read in a fixed order so diagnostics are deterministic.

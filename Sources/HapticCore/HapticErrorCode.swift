@@ -85,6 +85,10 @@ public struct HapticErrorCode: Hashable, Sendable, CustomStringConvertible {
   public static let curveConvention = Self(name: "curveConvention", appleValue: nil)
   /// A continuous event longer than Apple's 30 s cap; hapticctl plays it whole.
   public static let longEvent = Self(name: "longEvent", appleValue: nil)
+  /// The pattern has no entries; it plays nothing.
+  public static let emptyPattern = Self(name: "emptyPattern", appleValue: nil)
+  /// One pattern entry holds more than one of Event, Parameter and ParameterCurve.
+  public static let combinedEntry = Self(name: "combinedEntry", appleValue: nil)
   /// The file could not be read (permissions, not a regular file, I/O error).
   public static let fileUnreadable = Self(name: "fileUnreadable", appleValue: nil)
   /// The file is larger than the configured limit and was not read.

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages hapticctl needs to build and test. Safe to re-run.
+# Needs root (or sudo). Swift itself is expected on PATH (6.1 or newer).
+set -euo pipefail
+
+packages=(
+  libserialport-dev   # serial ports (the wire transport)
+  pkg-config          # lets SwiftPM find libserialport
+)
+
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "System packages already installed: ${packages[*]}"
+fi
+command -v swift >/dev/null || { echo "error: swift is not on PATH (Swift 6.1 or newer is required)" >&2; exit 1; }

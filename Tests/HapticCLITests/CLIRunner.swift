@@ -1,0 +1,55 @@
+import Foundation
+
+/// Runs the built `hapticctl` executable and captures what it prints.
+enum CLIRunner {
+  struct Result {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  /// The `hapticctl` binary next to the test bundle (swift test builds it first).
+  static let executable: URL = {
+    let candidates = [
+      Bundle.main.bundleURL.appendingPathComponent("hapticctl"),
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hapticctl"),
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  }()
+
+  /// The package root, from this file's location.
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Runs `hapticctl` with `arguments` and waits for it to exit.
+  static func run(_ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+    let errData = LockedData()
+    let errReader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    errReader.start()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errData.isSet { usleep(1000) }
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData.value, as: UTF8.self))
+  }
+}
+
+/// A Data slot written by one thread and read by another.
+final class LockedData: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data: Data?
+  func set(_ newValue: Data) { lock.withLock { data = newValue } }
+  var isSet: Bool { lock.withLock { data != nil } }
+  var value: Data { lock.withLock { data ?? Data() } }
+}
