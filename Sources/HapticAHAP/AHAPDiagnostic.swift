@@ -57,7 +57,8 @@ public struct AHAPDiagnostic: Sendable, Hashable, CustomStringConvertible {
 public struct AHAPError: Error, Sendable, CustomStringConvertible {
   /// The file that failed (as given by the caller), or `nil` for in-memory data.
   public var file: String?
-  /// The errors, in document order; never empty.
+  /// The errors, entry by entry in file order (within an entry, in a fixed field order);
+  /// never empty.
   public var errors: [AHAPDiagnostic]
   /// Warnings found before or beside the errors.
   public var warnings: [AHAPDiagnostic]

@@ -17,7 +17,8 @@ public struct AHAPReadOptions: Sendable, Hashable {
   public var maxDepth: Int
   /// How curve control-point times are read (default ``ControlPointTimeConvention/relative``).
   public var controlPointTimes: ControlPointTimeConvention
-  /// At most this many errors are reported per file (default 100).
+  /// At most this many errors are listed per file (default 100, at least 1); a final error
+  /// says how many more were found.
   public var maxErrors: Int
 
   /// Creates options; every argument has the documented default.
@@ -34,9 +35,9 @@ public struct AHAPReadOptions: Sendable, Hashable {
 
 /// Reads AHAP files with Apple's leniency and reports every repair it makes.
 ///
-/// Missing entries take defaults, out-of-range values are clamped, unknown keys are ignored,
-/// trailing commas are accepted and entries may come in any order: each of those is reported as
-/// a warning. Anything that cannot be played as meant (wrong types, unknown event types,
+/// Missing entries take defaults, out-of-range values are clamped and unknown keys are ignored,
+/// each reported as a warning; trailing commas are accepted and entries may come in any order
+/// (they are sorted by time) without a warning. Anything that cannot be played as meant (wrong types, unknown event types,
 /// negative or non-finite times, broken JSON) is an error naming the entry, e.g.
 /// `Pattern[3].Event.Time`. docs/semantics.md lists every rule.
 public struct AHAPReader: Sendable {
@@ -107,9 +108,25 @@ public struct AHAPReader: Sendable {
     func failure(_ code: HapticErrorCode, _ message: String) -> AHAPDiagnostic {
       AHAPDiagnostic(.error, code, path: "", message: message)
     }
+    // Check the kind of file before opening it: opening a FIFO for reading would block.
+    do {
+      let kind = try FilePath(path).stat().type
+      guard kind == .regular else {
+        let what = kind == .directory ? "a directory" : "not a regular file"
+        throw failure(.fileUnreadable, "cannot read the file: it is \(what)")
+      }
+    } catch let diagnostic as AHAPDiagnostic {
+      throw diagnostic
+    } catch let errno as Errno {
+      let code: HapticErrorCode = errno == .noSuchFileOrDirectory ? .fileNotFound : .fileUnreadable
+      throw failure(code, "cannot open the file: \(errno)")
+    } catch {
+      throw failure(.fileUnreadable, "cannot open the file: \(error)")
+    }
     let fd: FileDescriptor
     do {
-      fd = try FileDescriptor.open(FilePath(path), .readOnly)
+      // Non-blocking, in case the path was swapped for a FIFO after the check above.
+      fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking])
     } catch let errno as Errno {
       let code: HapticErrorCode = errno == .noSuchFileOrDirectory ? .fileNotFound : .fileUnreadable
       throw failure(code, "cannot open the file: \(errno)")

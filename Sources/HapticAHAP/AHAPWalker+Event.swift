@@ -15,7 +15,7 @@ extension AHAPWalker {
       return nil
     }
     let fields = members(of: object, path: path, known: Self.eventKeys, context: "an Event")
-    let errorsBefore = errors.count
+    let errorsBefore = errorCount
 
     var type: HapticEventType?
     if let typeValue = fields["EventType"] {
@@ -59,7 +59,7 @@ extension AHAPWalker {
 
     var event = HapticEvent(type ?? .hapticTransient, time: time, duration: duration, parameters: parameters)
     readWaveformFields(fields, path: path, event: &event, typeKnown: type != nil, offset: value.offset)
-    guard errors.count == errorsBefore, let type else { return nil }
+    guard errorCount == errorsBefore, let type else { return nil }
 
     if type.isContinuous {
       checkContinuousDuration(event, fields: fields, path: path, offset: value.offset)
@@ -78,6 +78,11 @@ extension AHAPWalker {
           "the \(event.type.rawValue) event has no EventDuration; it is taken as 0 s (only its attack and release play)")
       }
       return
+    }
+    if duration == 0 && event.isSustained {
+      warn(
+        .defaultApplied, durationPath, at: fields["EventDuration"]?.offset,
+        "the sustained \(event.type.rawValue) event has EventDuration 0; only its attack and release play")
     }
     if duration > Self.appleContinuousCap {
       warn(
@@ -125,11 +130,12 @@ extension AHAPWalker {
         warn(.valueClamped, "\(itemPath).ParameterValue", at: valueField.offset, "Sustained should be 0 or 1; \(AHAPNumberFormat.string(value)) is read as 1 (sustained)")
         value = 1
       }
-      if result.contains(where: { $0.id == id }) {
+      if let existing = result.firstIndex(where: { $0.id == id }) {
         warn(.duplicateKey, itemPath, at: item.offset, "\(name) is given twice for this event; the last value is used")
-        result.removeAll { $0.id == id }
+        result[existing].value = value
+      } else {
+        result.append(EventParameter(id, value))
       }
-      result.append(EventParameter(id, value))
     }
     return result
   }
@@ -143,7 +149,8 @@ extension AHAPWalker {
       if isCustom {
         if let text = string(pathValue, "\(path).EventWaveformPath", code: .badEventEntry) {
           if let problem = WaveformPath.lexicalProblem(text) {
-            error(.pathEscapes, "\(path).EventWaveformPath", at: pathValue.offset, problem)
+            let code: HapticErrorCode = text.isEmpty || text.utf8.contains(0) ? .badEventEntry : .pathEscapes
+            error(code, "\(path).EventWaveformPath", at: pathValue.offset, problem)
           } else {
             event.waveformPath = text
           }

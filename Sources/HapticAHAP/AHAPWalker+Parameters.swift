@@ -12,7 +12,7 @@ extension AHAPWalker {
     }
     let fields = members(
       of: object, path: path, known: ["ParameterID", "ParameterValue", "Time"], context: "a Parameter")
-    let errorsBefore = errors.count
+    let errorsBefore = errorCount
     let id = dynamicID(fields["ParameterID"], path: path, offset: value.offset, entry: "Parameter")
     var raw: Double?
     if let valueField = fields["ParameterValue"] {
@@ -21,7 +21,7 @@ extension AHAPWalker {
       error(.badParameterEntry, "\(path).ParameterValue", at: value.offset, "the Parameter has no ParameterValue")
     }
     let time = entryTime(fields["Time"], path: path, offset: value.offset, entry: "Parameter")
-    guard errors.count == errorsBefore, let id, let raw, let valueField = fields["ParameterValue"] else {
+    guard errorCount == errorsBefore, let id, let raw, let valueField = fields["ParameterValue"] else {
       return nil
     }
     let clampedValue = clamped(
@@ -37,7 +37,7 @@ extension AHAPWalker {
     let fields = members(
       of: object, path: path, known: ["ParameterID", "Time", "ParameterCurveControlPoints"],
       context: "a ParameterCurve")
-    let errorsBefore = errors.count
+    let errorsBefore = errorCount
     let id = dynamicID(fields["ParameterID"], path: path, offset: value.offset, entry: "ParameterCurve")
     let time = entryTime(fields["Time"], path: path, offset: value.offset, entry: "ParameterCurve")
     let pointsPath = "\(path).ParameterCurveControlPoints"
@@ -57,7 +57,7 @@ extension AHAPWalker {
         points.append(point)
       }
     }
-    guard errors.count == errorsBefore, let id else { return nil }
+    guard errorCount == errorsBefore, let id else { return nil }
     guard !points.isEmpty else {
       warn(.curveConvention, pointsPath, at: pointsValue.offset, "the curve has no control points; ignored")
       return nil

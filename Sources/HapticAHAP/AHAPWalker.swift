@@ -6,7 +6,18 @@ final class AHAPWalker {
   let options: AHAPReadOptions
   private let bytes: [UInt8]
   private lazy var lines = SourceLines(bytes)
-  private(set) var errors: [AHAPDiagnostic] = []
+  private var listedErrors: [AHAPDiagnostic] = []
+  /// Every error found so far, listed or not; entries compare it before and after reading.
+  private(set) var errorCount = 0
+  /// The errors found, with a closing note when more than `maxErrors` were found.
+  var errors: [AHAPDiagnostic] {
+    guard suppressedErrors > 0 else { return listedErrors }
+    return listedErrors + [
+      AHAPDiagnostic(
+        .error, listedErrors.last?.code ?? .invalidPatternData, path: "",
+        message: "\(suppressedErrors) more error(s) not listed")
+    ]
+  }
   private(set) var warnings: [AHAPDiagnostic] = []
   private var suppressedErrors = 0
   /// Curves whose first control point sits at the curve's own Time: candidates for files
@@ -21,11 +32,12 @@ final class AHAPWalker {
   // MARK: Diagnostics
 
   func error(_ code: HapticErrorCode, _ path: String, at offset: Int?, _ message: String) {
-    guard errors.count < options.maxErrors else {
+    errorCount += 1
+    guard listedErrors.count < max(1, options.maxErrors) else {
       suppressedErrors += 1
       return
     }
-    errors.append(diagnostic(.error, code, path, offset, message))
+    listedErrors.append(diagnostic(.error, code, path, offset, message))
   }
 
   func warn(_ code: HapticErrorCode, _ path: String, at offset: Int?, _ message: String) {
@@ -52,6 +64,7 @@ final class AHAPWalker {
     of object: [JSONMember], path: String, known: Set<String>, context: String
   ) -> [String: JSONValue] {
     var result: [String: JSONValue] = [:]
+    var seen: Set<String> = []
     for member in object {
       let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
       guard known.contains(member.key) else {
@@ -60,16 +73,16 @@ final class AHAPWalker {
           "unknown key \"\(member.key)\" in \(context); ignored")
         continue
       }
-      if case .null = member.value.kind {
-        result[member.key] = nil
-        continue
-      }
-      if result[member.key] != nil {
+      if !seen.insert(member.key).inserted {
         warn(
           .duplicateKey, memberPath, at: member.keyOffset,
           "\"\(member.key)\" is given twice; the last one is used")
       }
-      result[member.key] = member.value
+      if case .null = member.value.kind {
+        result[member.key] = nil
+      } else {
+        result[member.key] = member.value
+      }
     }
     return result
   }

@@ -124,7 +124,7 @@ package struct JSONParser {
     skipWhitespace()
     while true {
       guard index < bytes.count else {
-        throw JSONSyntaxError(offset: index, message: "unexpected end of file inside an array started here at byte \(start)")
+        throw JSONSyntaxError(offset: index, message: "unexpected end of file inside an array started at byte \(start)")
       }
       if bytes[index] == UInt8(ascii: "]") {
         index += 1

@@ -58,9 +58,11 @@ struct JSONTextBuilder {
     appendQuoted(value)
   }
 
+  /// Writes a number; a non-finite value (which no reader produced) is written as `null`,
+  /// which readers treat as absent, so the output stays valid JSON.
   mutating func number(_ value: Double) {
     beginValue()
-    text += AHAPNumberFormat.string(value)
+    text += value.isFinite ? AHAPNumberFormat.string(value) : "null"
   }
 
   mutating func bool(_ value: Bool) {

@@ -10,7 +10,7 @@ struct Validate: ParsableCommand {
     discussion: """
       Exit status: 0 when every file loads (warnings allowed), 1 when any file fails.
       With --json, one JSON object per file, one per line, with the keys file, ok, warnings, \
-      errors (each with code, appleCode, path, message, line, column), events, parameters, \
+      errors (each with code, appleCode, severity, path, message, line, column), events, parameters, \
       curves and duration_s.
       """)
 

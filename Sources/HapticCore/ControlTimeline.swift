@@ -4,7 +4,8 @@
 /// took effect last wins: a `Parameter` takes effect at its time, a curve at its first control
 /// point. Before any entry the control has its neutral default (1 for intensity/volume, 0 for
 /// the others); after a curve's last point its last value holds. Entries taking effect at the
-/// same time resolve in file order within each kind, parameters before curves.
+/// same moment resolve in the pattern's order (parameters in time order, then curves in time
+/// order, each stable), so the one listed later wins.
 public struct ControlTimeline: Sendable {
   /// What an entry contributes: a fixed value or a curve.
   enum Source: Sendable {
@@ -76,7 +77,7 @@ public struct ControlTimeline: Sendable {
   public func effectiveValue(
     _ parameter: EventParameterID, of event: HapticEvent, at t: Double
   ) -> Double {
-    let base = event.value(of: parameter)
+    let base = parameter.clamp(event.value(of: parameter))
     guard let control = Self.control(for: parameter, eventType: event.type) else {
       return base
     }

@@ -37,7 +37,7 @@ public struct HapticErrorCode: Hashable, Sendable, CustomStringConvertible {
   public static let serverInterrupted = Self(name: "serverInterrupted", appleValue: -4811)
   /// The player was invalidated (-4812).
   public static let invalidPatternPlayer = Self(name: "invalidPatternPlayer", appleValue: -4812)
-  /// The pattern data is corrupt: not readable, not JSON, too large or too deep (-4813).
+  /// The pattern data is corrupt: not valid JSON, or nested too deep (-4813).
   public static let invalidPatternData = Self(name: "invalidPatternData", appleValue: -4813)
   /// The pattern dictionary is malformed or lacks a required field (-4814).
   public static let invalidPatternDictionary = Self(

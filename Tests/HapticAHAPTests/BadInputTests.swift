@@ -124,6 +124,49 @@ struct BadInputTests {
     }
   }
 
+  @Test("A named pipe is refused without blocking")
+  func fifo() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-fifo-\(UUID())").path
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    do {
+      _ = try AHAPReader().read(contentsOf: path)
+      Issue.record("must fail")
+    } catch {
+      #expect(error.code == .fileUnreadable)
+      #expect(error.description.contains("not a regular file"))
+    }
+  }
+
+  @Test("Past the error limit, a closing error counts the rest; the file still fails")
+  func errorLimit() throws {
+    let entries = (0..<30).map { _ in #"{"Event": {"Time": -1, "EventType": "HapticTransient"}}"# }
+    let text = #"{"Pattern": ["# + entries.joined(separator: ",") + "]}"
+    for limit in [0, 5] {
+      do {
+        _ = try AHAPReader(options: AHAPReadOptions(maxErrors: limit)).read(string: text)
+        Issue.record("must fail with maxErrors \(limit)")
+      } catch {
+        let listed = max(1, limit)
+        #expect(error.errors.count == listed + 1)
+        #expect(error.errors.last?.message == "\(30 - listed) more error(s) not listed")
+      }
+    }
+  }
+
+  @Test("A key repeated as null is reported, and counts as absent")
+  func nullDuplicate() throws {
+    let text = #"{"Pattern": [{"Event": {"Time": 1, "Time": null, "EventType": "HapticContinuous", "EventDuration": 0}}]}"#
+    let document = try AHAPReader().read(string: text)
+    let found = document.warnings.map { "\($0.code.name) \($0.path)" }
+    #expect(found == [
+      "duplicateKey Pattern[0].Event.Time",
+      "defaultApplied Pattern[0].Event.Time",
+      "defaultApplied Pattern[0].Event.EventDuration",
+    ])
+    #expect(document.pattern.events.first?.time == 0)
+  }
+
   @Test("Waveform paths: escapes are refused, symlinks are followed and checked")
   func waveformPaths() throws {
     #expect(WaveformPath.lexicalProblem("a/../../b.wav") != nil)

@@ -15,8 +15,8 @@ struct PropertyTests {
       do {
         let document = try AHAPReader().read(string: text, file: "generated")
         #expect(document.pattern == pattern, "seed \(seed)")
-        // Canonical patterns only draw notes about length, emptiness and curve conventions.
-        let expected: Set<HapticErrorCode> = [.longEvent, .emptyPattern, .curveConvention]
+        // Canonical patterns only draw notes about length, zero durations, emptiness and curves.
+        let expected: Set<HapticErrorCode> = [.longEvent, .emptyPattern, .curveConvention, .defaultApplied]
         let unexpected = document.warnings.filter { !expected.contains($0.code) }
         #expect(unexpected.isEmpty, "seed \(seed): \(unexpected)")
       } catch {
