@@ -74,9 +74,9 @@ public struct AHAPReader: Sendable {
     if bytes.count > options.maxFileSize {
       throw AHAPError(file: file, errors: [Self.tooLarge(bytes.count, limit: options.maxFileSize)])
     }
-    let root: JSONValue
+    let document: JSONDocument
     do {
-      root = try JSONParser.parse(bytes, maxDepth: options.maxDepth)
+      document = try JSONParser.parse(bytes, maxDepth: options.maxDepth)
     } catch {
       let (line, column) = SourceLines(bytes).location(of: error.offset)
       let diagnostic = AHAPDiagnostic(
@@ -85,7 +85,7 @@ public struct AHAPReader: Sendable {
       throw AHAPError(file: file, errors: [diagnostic])
     }
     let walker = AHAPWalker(bytes: bytes, options: options)
-    let pattern = walker.pattern(from: root)
+    let pattern = document.withRoot { walker.pattern(from: $0) }
     if !walker.errors.isEmpty {
       throw AHAPError(file: file, errors: walker.errors, warnings: walker.warnings)
     }

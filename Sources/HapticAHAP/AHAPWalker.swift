@@ -31,17 +31,17 @@ final class AHAPWalker {
 
   // MARK: Diagnostics
 
-  func error(_ code: HapticErrorCode, _ path: String, at offset: Int?, _ message: String) {
+  func error(_ code: HapticErrorCode, _ path: @autoclosure () -> String, at offset: Int?, _ message: String) {
     errorCount += 1
     guard listedErrors.count < max(1, options.maxErrors) else {
       suppressedErrors += 1
       return
     }
-    listedErrors.append(diagnostic(.error, code, path, offset, message))
+    listedErrors.append(diagnostic(.error, code, path(), offset, message))
   }
 
-  func warn(_ code: HapticErrorCode, _ path: String, at offset: Int?, _ message: String) {
-    warnings.append(diagnostic(.warning, code, path, offset, message))
+  func warn(_ code: HapticErrorCode, _ path: @autoclosure () -> String, at offset: Int?, _ message: String) {
+    warnings.append(diagnostic(.warning, code, path(), offset, message))
   }
 
   private func diagnostic(
@@ -60,78 +60,79 @@ final class AHAPWalker {
 
   /// The members of an object by key, the last of duplicates winning (with a warning), `null`
   /// values dropped (a `null` counts as absent), unknown keys warned about.
+  ///
+  /// Objects in AHAP have a handful of keys, so `known` is a short list scanned linearly and
+  /// paths are only rendered when a diagnostic needs one.
   func members(
-    of object: [JSONMember], path: String, known: Set<String>, context: String
-  ) -> [String: JSONValue] {
-    var result: [String: JSONValue] = [:]
-    var seen: Set<String> = []
-    for member in object {
-      let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-      guard known.contains(member.key) else {
+    of object: JSONObject, path: () -> String, known: [AHAPKey], context: String
+  ) -> Fields {
+    for index in object.indices {
+      let key = object.ahapKey(at: index)
+      guard let key, known.contains(key) else {
+        let member = object[index]
         warn(
-          .unknownKey, memberPath, at: member.keyOffset,
+          .unknownKey, Self.join(path(), member.key), at: member.keyOffset,
           "unknown key \"\(member.key)\" in \(context); ignored")
         continue
       }
-      if !seen.insert(member.key).inserted {
+      if (0..<index).contains(where: { object.ahapKey(at: $0) == key }) {
         warn(
-          .duplicateKey, memberPath, at: member.keyOffset,
-          "\"\(member.key)\" is given twice; the last one is used")
-      }
-      if case .null = member.value.kind {
-        result[member.key] = nil
-      } else {
-        result[member.key] = member.value
+          .duplicateKey, Self.join(path(), key.name), at: object[index].keyOffset,
+          "\"\(key.name)\" is given twice; the last one is used")
       }
     }
-    return result
+    return Fields(object, known: known)
+  }
+
+  private static func join(_ path: String, _ key: String) -> String {
+    path.isEmpty ? key : "\(path).\(key)"
   }
 
   // MARK: Typed values
 
   /// A finite number, or an error with `code` when the value has another type.
-  func number(_ value: JSONValue, _ path: String, code: HapticErrorCode) -> Double? {
+  func number(_ value: JSONValue, _ path: @autoclosure () -> String, code: HapticErrorCode) -> Double? {
     if case .number(let n) = value.kind { return n }
-    error(code, path, at: value.offset, "expected a number, found \(value.typeDescription) (\(value.brief))")
+    error(code, path(), at: value.offset, "expected a number, found \(value.typeDescription) (\(value.brief))")
     return nil
   }
 
   /// A time: a finite number ≥ 0.
-  func time(_ value: JSONValue, _ path: String, code: HapticErrorCode) -> Double? {
-    guard let t = number(value, path, code: code) else { return nil }
+  func time(_ value: JSONValue, _ path: @autoclosure () -> String, code: HapticErrorCode) -> Double? {
+    guard let t = number(value, path(), code: code) else { return nil }
     guard t >= 0 else {
-      error(code, path, at: value.offset, "negative time \(AHAPNumberFormat.string(t)) s (times must be ≥ 0)")
+      error(code, path(), at: value.offset, "negative time \(AHAPNumberFormat.string(t)) s (times must be ≥ 0)")
       return nil
     }
     return t
   }
 
   /// A string, or an error with `code`.
-  func string(_ value: JSONValue, _ path: String, code: HapticErrorCode) -> String? {
+  func string(_ value: JSONValue, _ path: @autoclosure () -> String, code: HapticErrorCode) -> String? {
     if case .string(let s) = value.kind { return s }
-    error(code, path, at: value.offset, "expected a string, found \(value.typeDescription) (\(value.brief))")
+    error(code, path(), at: value.offset, "expected a string, found \(value.typeDescription) (\(value.brief))")
     return nil
   }
 
   /// A boolean; 0 and 1 are accepted as false and true.
-  func bool(_ value: JSONValue, _ path: String, code: HapticErrorCode) -> Bool? {
+  func bool(_ value: JSONValue, _ path: @autoclosure () -> String, code: HapticErrorCode) -> Bool? {
     switch value.kind {
     case .bool(let b): return b
     case .number(let n) where n == 0 || n == 1: return n == 1
     default:
-      error(code, path, at: value.offset, "expected true or false, found \(value.typeDescription) (\(value.brief))")
+      error(code, path(), at: value.offset, "expected true or false, found \(value.typeDescription) (\(value.brief))")
       return nil
     }
   }
 
   /// Clamps `value` into `range`, warning when it had to.
   func clamped(
-    _ value: Double, to range: ClosedRange<Double>, _ path: String, at offset: Int, name: String
+    _ value: Double, to range: ClosedRange<Double>, _ path: @autoclosure () -> String, at offset: Int, name: String
   ) -> Double {
     if range.contains(value) { return value }
     let result = min(max(value, range.lowerBound), range.upperBound)
     warn(
-      .valueClamped, path, at: offset,
+      .valueClamped, path(), at: offset,
       "\(name) \(AHAPNumberFormat.string(value)) is outside \(AHAPNumberFormat.string(range.lowerBound))…\(AHAPNumberFormat.string(range.upperBound)); clamped to \(AHAPNumberFormat.string(result))"
     )
     return result
@@ -146,17 +147,17 @@ final class AHAPWalker {
         "the top level must be an object with a \"Pattern\" array, found \(root.typeDescription)")
       return HapticPattern()
     }
-    let fields = members(of: top, path: "", known: ["Version", "Metadata", "Pattern"], context: "the top level")
+    let fields = members(of: top, path: { "" }, known: [.version, .metadata, .pattern], context: "the top level")
     var version = 1.0
-    if let value = fields["Version"] {
+    if let value = fields[.version] {
       if case .number(let n) = value.kind {
         version = n
       } else {
         warn(.defaultApplied, "Version", at: value.offset, "Version should be a number, found \(value.brief); using 1")
       }
     }
-    let metadata = fields["Metadata"].map(self.metadata) ?? []
-    guard let patternValue = fields["Pattern"] else {
+    let metadata = fields[.metadata].map(self.metadata) ?? []
+    guard let patternValue = fields[.pattern] else {
       error(.invalidPatternDictionary, "Pattern", at: root.offset, "the required \"Pattern\" array is missing")
       return HapticPattern(version: version, metadata: metadata)
     }
@@ -170,7 +171,7 @@ final class AHAPWalker {
     var parameters: [DynamicParameter] = []
     var curves: [ParameterCurve] = []
     for (index, entry) in entries.enumerated() {
-      readEntry(entry, path: "Pattern[\(index)]", events: &events, parameters: &parameters, curves: &curves)
+      readEntry(entry, path: { "Pattern[\(index)]" }, events: &events, parameters: &parameters, curves: &curves)
     }
     if entries.isEmpty {
       warn(.emptyPattern, "Pattern", at: patternValue.offset, "the pattern has no entries; it plays nothing")
@@ -217,34 +218,34 @@ final class AHAPWalker {
   }
 
   private func readEntry(
-    _ entry: JSONValue, path: String, events: inout [HapticEvent],
+    _ entry: JSONValue, path: () -> String, events: inout [HapticEvent],
     parameters: inout [DynamicParameter], curves: inout [ParameterCurve]
   ) {
     guard case .object(let object) = entry.kind else {
       error(
-        .invalidPatternDictionary, path, at: entry.offset,
+        .invalidPatternDictionary, path(), at: entry.offset,
         "each pattern entry must be an object holding an Event, Parameter or ParameterCurve, found \(entry.typeDescription)")
       return
     }
     let fields = members(
-      of: object, path: path, known: ["Event", "Parameter", "ParameterCurve"], context: "a pattern entry")
+      of: object, path: path, known: [.event, .parameter, .parameterCurve], context: "a pattern entry")
     if fields.isEmpty {
-      warn(.unknownKey, path, at: entry.offset, "the entry has no Event, Parameter or ParameterCurve; skipped")
+      warn(.unknownKey, path(), at: entry.offset, "the entry has no Event, Parameter or ParameterCurve; skipped")
       return
     }
     if fields.count > 1 {
       warn(
-        .combinedEntry, path, at: entry.offset,
-        "the entry holds \(fields.keys.sorted().joined(separator: " and ")); each is read as its own entry")
+        .combinedEntry, path(), at: entry.offset,
+        "the entry holds \(fields.keys.map(\.name).joined(separator: " and ")); each is read as its own entry")
     }
     // Read in a fixed order so diagnostics are deterministic.
-    if let value = fields["Event"], let event = readEvent(value, path: "\(path).Event") {
+    if let value = fields[.event], let event = readEvent(value, path: { "\(path()).Event" }) {
       events.append(event)
     }
-    if let value = fields["Parameter"], let parameter = readParameter(value, path: "\(path).Parameter") {
+    if let value = fields[.parameter], let parameter = readParameter(value, path: { "\(path()).Parameter" }) {
       parameters.append(parameter)
     }
-    if let value = fields["ParameterCurve"], let curve = readCurve(value, path: "\(path).ParameterCurve") {
+    if let value = fields[.parameterCurve], let curve = readCurve(value, path: { "\(path()).ParameterCurve" }) {
       curves.append(curve)
     }
   }

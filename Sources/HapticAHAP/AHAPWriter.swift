@@ -17,6 +17,11 @@ public struct AHAPWriter: Sendable {
 
   /// The AHAP text of `pattern`, ending with a newline.
   public func string(_ pattern: HapticPattern) -> String {
+    String(decoding: bytes(pattern), as: UTF8.self)
+  }
+
+  /// The AHAP bytes (UTF-8) of `pattern`, ending with a newline.
+  public func bytes(_ pattern: HapticPattern) -> [UInt8] {
     var out = JSONTextBuilder(indentWidth: indent)
     out.openObject()
     out.key("Version")
@@ -44,11 +49,6 @@ public struct AHAPWriter: Sendable {
     out.closeArray()
     out.closeObject()
     return out.finish()
-  }
-
-  /// The AHAP bytes (UTF-8) of `pattern`.
-  public func bytes(_ pattern: HapticPattern) -> [UInt8] {
-    Array(string(pattern).utf8)
   }
 
   private enum Entry {

@@ -7,21 +7,28 @@ extension JSONParser {
   }
 
   /// Parses a string starting at the opening quote; leaves `index` after the closing quote.
-  mutating func parseString() throws(JSONSyntaxError) -> String {
+  /// Returns the text and, for a known AHAP string, its index in ``KnownStrings/all``.
+  mutating func parseString() throws(JSONSyntaxError) -> (text: String, known: Int?) {
     let start = index
     index += 1
     let contentStart = index
     // Fast path: no escapes.
+    var nonASCII: UInt8 = 0
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
         index += 1
+        if nonASCII & 0x80 == 0 {
+          if let known = KnownStrings.lookup(slice) { return (KnownStrings.all[known], known) }
+          return (String(decoding: slice, as: UTF8.self), nil)
+        }
         guard let text = String(validating: slice, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, message: "the string is not valid UTF-8")
         }
-        return text
+        return (text, nil)
       }
+      nonASCII |= byte
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 {
         throw JSONSyntaxError(offset: index, message: "control character \(describe(byte)) inside a string")
@@ -37,7 +44,7 @@ extension JSONParser {
         guard let text = String(validating: buffer, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, message: "the string is not valid UTF-8")
         }
-        return text
+        return (text, nil)
       case UInt8(ascii: "\\"):
         try parseEscape(into: &buffer)
       case 0..<0x20:

@@ -21,21 +21,28 @@ package struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
   private let maxDepth: Int
+  private var nodes: [JSONTape.Node] = []
+  private var strings: [String] = []
+  private var children: [Int] = []
+  /// Child indices of the containers being parsed, innermost last.
+  private var pending: [Int] = []
 
   /// Parses one JSON document from `input`.
   ///
   /// - Parameters:
   ///   - input: the raw bytes of the document.
   ///   - maxDepth: the deepest nesting of arrays and objects accepted.
-  /// - Returns: the root value.
+  /// - Returns: the document; walk it inside ``JSONDocument/withRoot(_:)``.
   /// - Throws: ``JSONSyntaxError`` at the first problem.
   package static func parse(_ input: [UInt8], maxDepth: Int = 512) throws(JSONSyntaxError)
-    -> JSONValue
+    -> JSONDocument
   {
-    let result: Result<JSONValue, JSONSyntaxError> = input.withUnsafeBufferPointer { buffer in
+    let result: Result<JSONDocument, JSONSyntaxError> = input.withUnsafeBufferPointer { buffer in
       var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
       do throws(JSONSyntaxError) {
-        return .success(try parser.parseDocument())
+        let root = try parser.parseDocument()
+        let tape = JSONTape(nodes: parser.nodes, strings: parser.strings, children: parser.children)
+        return .success(JSONDocument(tape: tape, root: root))
       } catch {
         return .failure(error)
       }
@@ -46,9 +53,25 @@ package struct JSONParser {
   private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    // About one node per 10 bytes of AHAP text.
+    nodes.reserveCapacity(bytes.count / 10 + 16)
+    children.reserveCapacity(bytes.count / 12 + 16)
   }
 
-  private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+  private mutating func append(_ kind: JSONTape.Node.Kind, at offset: Int, first: Int = 0, number: Double = 0) -> Int {
+    nodes.append(JSONTape.Node(kind: kind, offset: offset, first: first, count: 0, number: number))
+    return nodes.count - 1
+  }
+
+  /// Appends a string node; `count` carries the known-string index + 1 (0 when not known).
+  private mutating func appendString(_ string: (text: String, known: Int?), at offset: Int) -> Int {
+    strings.append(string.text)
+    let node = append(.string, at: offset, first: strings.count - 1)
+    nodes[node].count = (string.known ?? -1) + 1
+    return node
+  }
+
+  private mutating func parseDocument() throws(JSONSyntaxError) -> Int {
     if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
     skipWhitespace()
     guard index < bytes.count else {
@@ -72,7 +95,8 @@ package struct JSONParser {
     }
   }
 
-  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  /// Parses one value and returns its node index.
+  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> Int {
     guard index < bytes.count else {
       throw JSONSyntaxError(offset: index, message: "unexpected end of file: the JSON is truncated")
     }
@@ -80,18 +104,18 @@ package struct JSONParser {
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
     case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-    case UInt8(ascii: "\""): return JSONValue(.string(try parseString()), offset: start)
+    case UInt8(ascii: "\""): return appendString(try parseString(), at: start)
     case UInt8(ascii: "t"):
       try expectLiteral("true")
-      return JSONValue(.bool(true), offset: start)
+      return append(.bool, at: start, first: 1)
     case UInt8(ascii: "f"):
       try expectLiteral("false")
-      return JSONValue(.bool(false), offset: start)
+      return append(.bool, at: start, first: 0)
     case UInt8(ascii: "n"):
       try expectLiteral("null")
-      return JSONValue(.null, offset: start)
+      return append(.null, at: start)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return JSONValue(.number(try parseNumber()), offset: start)
+      return append(.number, at: start, number: try parseNumber())
     case UInt8(ascii: "N"), UInt8(ascii: "I"):
       throw JSONSyntaxError(
         offset: start, message: "NaN and Infinity are not numbers in JSON; use a finite number")
@@ -114,13 +138,14 @@ package struct JSONParser {
     index += count
   }
 
-  private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> Int {
     let start = index
     guard depth <= maxDepth else {
       throw JSONSyntaxError(offset: start, message: "nesting deeper than \(maxDepth) levels")
     }
     index += 1
-    var items: [JSONValue] = []
+    let node = append(.array, at: start)
+    let mark = pending.count
     skipWhitespace()
     while true {
       guard index < bytes.count else {
@@ -128,9 +153,10 @@ package struct JSONParser {
       }
       if bytes[index] == UInt8(ascii: "]") {
         index += 1
-        return JSONValue(.array(items), offset: start)
+        close(node, childrenFrom: mark)
+        return node
       }
-      items.append(try parseValue(depth: depth))
+      pending.append(try parseValue(depth: depth))
       skipWhitespace()
       guard index < bytes.count else { continue }
       switch bytes[index] {
@@ -149,13 +175,14 @@ package struct JSONParser {
     }
   }
 
-  private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> Int {
     let start = index
     guard depth <= maxDepth else {
       throw JSONSyntaxError(offset: start, message: "nesting deeper than \(maxDepth) levels")
     }
     index += 1
-    var members: [JSONMember] = []
+    let node = append(.object, at: start)
+    let mark = pending.count
     skipWhitespace()
     while true {
       guard index < bytes.count else {
@@ -163,21 +190,23 @@ package struct JSONParser {
       }
       if bytes[index] == UInt8(ascii: "}") {
         index += 1
-        return JSONValue(.object(members), offset: start)
+        close(node, childrenFrom: mark)
+        return node
       }
       guard bytes[index] == UInt8(ascii: "\"") else {
         throw JSONSyntaxError(offset: index, message: "expected a quoted key or '}' in an object, found \(describe(bytes[index]))")
       }
       let keyOffset = index
       let key = try parseString()
+      pending.append(appendString(key, at: keyOffset))
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-        throw JSONSyntaxError(offset: index, message: "expected ':' after the key \"\(key)\"")
+        throw JSONSyntaxError(offset: index, message: "expected ':' after the key \"\(key.text)\"")
       }
       index += 1
       skipWhitespace()
-      let value = try parseValue(depth: depth)
-      members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+      // The value is the node right after its key.
+      _ = try parseValue(depth: depth)
       skipWhitespace()
       guard index < bytes.count else { continue }
       switch bytes[index] {
@@ -193,6 +222,14 @@ package struct JSONParser {
         throw JSONSyntaxError(offset: index, message: "expected ',' or '}' in an object, found \(describe(bytes[index]))")
       }
     }
+  }
+
+  /// Moves the children collected since `mark` into the container `node`'s child list.
+  private mutating func close(_ node: Int, childrenFrom mark: Int) {
+    nodes[node].first = children.count
+    nodes[node].count = pending.count - mark
+    children.append(contentsOf: pending[mark...])
+    pending.removeSubrange(mark...)
   }
 
   func describe(_ byte: UInt8) -> String {

@@ -1,6 +1,7 @@
-/// Builds pretty-printed JSON text with a fixed layout (`"Key" : value`, one member per line).
+/// Builds pretty-printed JSON text with a fixed layout (`"Key" : value`, one member per line),
+/// appending UTF-8 bytes to one buffer.
 struct JSONTextBuilder {
-  private var text = ""
+  private var bytes: [UInt8] = []
   private let indentWidth: Int
   private var depth = 0
   /// Whether the current container already has an element (so the next needs a comma).
@@ -10,7 +11,12 @@ struct JSONTextBuilder {
 
   init(indentWidth: Int) {
     self.indentWidth = indentWidth
-    text.reserveCapacity(4096)
+    bytes.reserveCapacity(16_384)
+  }
+
+  private mutating func newline() {
+    bytes.append(0x0A)
+    bytes.append(contentsOf: repeatElement(0x20, count: depth * indentWidth))
   }
 
   private mutating func beginValue() {
@@ -19,37 +25,34 @@ struct JSONTextBuilder {
       return
     }
     if let last = hasElement.last {
-      text += last ? ",\n" : "\n"
+      if last { bytes.append(UInt8(ascii: ",")) }
       hasElement[hasElement.count - 1] = true
-      text += String(repeating: " ", count: depth * indentWidth)
+      newline()
     }
   }
 
-  mutating func openObject() { open("{") }
-  mutating func openArray() { open("[") }
-  mutating func closeObject() { close("}") }
-  mutating func closeArray() { close("]") }
+  mutating func openObject() { open(UInt8(ascii: "{")) }
+  mutating func openArray() { open(UInt8(ascii: "[")) }
+  mutating func closeObject() { close(UInt8(ascii: "}")) }
+  mutating func closeArray() { close(UInt8(ascii: "]")) }
 
-  private mutating func open(_ bracket: String) {
+  private mutating func open(_ bracket: UInt8) {
     beginValue()
-    text += bracket
+    bytes.append(bracket)
     hasElement.append(false)
     depth += 1
   }
 
-  private mutating func close(_ bracket: String) {
+  private mutating func close(_ bracket: UInt8) {
     depth -= 1
-    let hadElements = hasElement.removeLast()
-    if hadElements {
-      text += "\n" + String(repeating: " ", count: depth * indentWidth)
-    }
-    text += bracket
+    if hasElement.removeLast() { newline() }
+    bytes.append(bracket)
   }
 
   mutating func key(_ name: String) {
     beginValue()
     appendQuoted(name)
-    text += " : "
+    bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
     afterKey = true
   }
 
@@ -62,35 +65,44 @@ struct JSONTextBuilder {
   /// which readers treat as absent, so the output stays valid JSON.
   mutating func number(_ value: Double) {
     beginValue()
-    text += value.isFinite ? AHAPNumberFormat.string(value) : "null"
+    if value.isFinite {
+      bytes.append(contentsOf: AHAPNumberFormat.string(value).utf8)
+    } else {
+      bytes.append(contentsOf: "null".utf8)
+    }
   }
 
   mutating func bool(_ value: Bool) {
     beginValue()
-    text += value ? "true" : "false"
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
   }
 
   private mutating func appendQuoted(_ value: String) {
-    text += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case "\u{08}": text += "\\b"
-      case "\u{0C}": text += "\\f"
-      case "\u{00}"..."\u{1F}", "\u{7F}":
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
+    bytes.append(UInt8(ascii: "\""))
+    for byte in value.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
+      case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
+      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+      case 0x00..<0x20, 0x7F:
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        bytes.append(contentsOf: [
+          UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+          hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+        ])
+      default: bytes.append(byte)
       }
     }
-    text += "\""
+    bytes.append(UInt8(ascii: "\""))
   }
 
-  mutating func finish() -> String {
-    text + "\n"
+  /// The finished text as UTF-8 bytes, ending with a newline.
+  mutating func finish() -> [UInt8] {
+    bytes.append(0x0A)
+    return bytes
   }
 }

@@ -1,6 +1,72 @@
-/// A parsed JSON value with the byte offset where it starts, so diagnostics can point at it.
+/// The parsed form of one JSON document: every value as one node in a flat array, in document
+/// order, so parsing allocates a few growing arrays instead of one per object or array.
 ///
-/// Package-internal: the AHAP reader walks this tree; nothing outside the package sees JSON.
+/// Package-internal: the AHAP reader walks it through ``JSONValue`` views.
+package final class JSONTape: @unchecked Sendable {
+  /// One value. Containers list their children in ``children``: `first` is where their child
+  /// list starts and `count` how many there are. Object children are key nodes; a key's value is
+  /// the node right after it.
+  package struct Node: Sendable {
+    package enum Kind: UInt8, Sendable {
+      case null, bool, number, string, array, object
+    }
+    package var kind: Kind
+    /// Byte offset of the value's first character in the source.
+    package var offset: Int
+    /// bool: 0/1; string: index into `strings`; array/object: start in `children`.
+    package var first: Int
+    /// array/object: number of children; string: index in `KnownStrings.all` + 1, or 0.
+    package var count: Int
+    /// number: the value.
+    package var number: Double
+  }
+
+  /// Node and child storage live in manually allocated buffers: reading them through a view
+  /// involves no reference counting, which is most of the cost of walking a tree of arrays.
+  package let nodes: UnsafeMutableBufferPointer<Node>
+  package let children: UnsafeMutableBufferPointer<Int>
+  package let strings: UnsafeMutableBufferPointer<String>
+
+  package init(nodes: [Node], strings: [String], children: [Int]) {
+    self.nodes = .allocate(capacity: nodes.count)
+    _ = self.nodes.initialize(from: nodes)
+    self.children = .allocate(capacity: children.count)
+    _ = self.children.initialize(from: children)
+    self.strings = .allocate(capacity: strings.count)
+    _ = self.strings.initialize(from: strings)
+  }
+
+  deinit {
+    nodes.deinitialize()
+    nodes.deallocate()
+    children.deinitialize()
+    children.deallocate()
+    strings.deinitialize()
+    strings.deallocate()
+  }
+}
+
+/// A parsed document: owns the tape that every ``JSONValue`` of it points into.
+package struct JSONDocument: Sendable {
+  private let tape: JSONTape
+  private let rootIndex: Int
+
+  init(tape: JSONTape, root: Int) {
+    self.tape = tape
+    rootIndex = root
+  }
+
+  /// Calls `body` with the root value. Views must not outlive the call: they do not retain
+  /// the tape (that is what makes walking the tree cheap), the document keeps it alive here.
+  package func withRoot<Result>(_ body: (JSONValue) throws -> Result) rethrows -> Result {
+    try withExtendedLifetime(tape) {
+      try body(JSONValue(tape: tape, index: rootIndex))
+    }
+  }
+}
+
+/// A view of one value in a ``JSONTape``, with the byte offset where it starts so diagnostics
+/// can point at it. Valid only inside ``JSONDocument/withRoot(_:)``.
 package struct JSONValue: Sendable {
   /// The value's kind and contents.
   package enum Kind: Sendable {
@@ -8,23 +74,35 @@ package struct JSONValue: Sendable {
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([JSONMember])
+    case array(JSONArray)
+    case object(JSONObject)
   }
+
+  unowned(unsafe) let tape: JSONTape
+  let index: Int
 
   /// What the value is.
-  package var kind: Kind
-  /// Byte offset of the value's first character in the source.
-  package var offset: Int
-
-  package init(_ kind: Kind, offset: Int) {
-    self.kind = kind
-    self.offset = offset
+  package var kind: Kind {
+    let node = tape.nodes[index]
+    switch node.kind {
+    case .null: return .null
+    case .bool: return .bool(node.first != 0)
+    case .number: return .number(node.number)
+    case .string: return .string(tape.strings[node.first])
+    case .array: return .array(JSONArray(tape: tape, first: node.first, count: node.count))
+    case .object: return .object(JSONObject(tape: tape, first: node.first, count: node.count))
+    }
   }
+
+  /// True for `null`.
+  package var isNull: Bool { tape.nodes[index].kind == .null }
+
+  /// Byte offset of the value's first character in the source.
+  package var offset: Int { tape.nodes[index].offset }
 
   /// A short name of the value's type for messages ("a string", "an array"...).
   package var typeDescription: String {
-    switch kind {
+    switch tape.nodes[index].kind {
     case .null: return "null"
     case .bool: return "a boolean"
     case .number: return "a number"
@@ -49,7 +127,20 @@ package struct JSONValue: Sendable {
   }
 }
 
-/// One `"key": value` member of a JSON object, in source order.
+/// The elements of a JSON array, in order.
+package struct JSONArray: RandomAccessCollection, Sendable {
+  unowned(unsafe) let tape: JSONTape
+  let first: Int
+  package let count: Int
+
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { count }
+  package subscript(position: Int) -> JSONValue {
+    JSONValue(tape: tape, index: tape.children[first + position])
+  }
+}
+
+/// One `"key": value` member of a JSON object.
 package struct JSONMember: Sendable {
   /// The decoded key.
   package var key: String
@@ -57,6 +148,38 @@ package struct JSONMember: Sendable {
   package var keyOffset: Int
   /// The member's value.
   package var value: JSONValue
+}
+
+/// The members of a JSON object, in source order (duplicates kept).
+package struct JSONObject: RandomAccessCollection, Sendable {
+  unowned(unsafe) let tape: JSONTape
+  let first: Int
+  package let count: Int
+
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { count }
+  package subscript(position: Int) -> JSONMember {
+    let keyIndex = tape.children[first + position]
+    let keyNode = tape.nodes[keyIndex]
+    return JSONMember(
+      key: tape.strings[keyNode.first], keyOffset: keyNode.offset,
+      value: JSONValue(tape: tape, index: keyIndex + 1))
+  }
+
+  /// The value of member `position`, without building the member.
+  package func value(at position: Int) -> JSONValue {
+    JSONValue(tape: tape, index: tape.children[first + position] + 1)
+  }
+
+  /// The AHAP key of member `position`, if its key is one.
+  func ahapKey(at position: Int) -> AHAPKey? {
+    AHAPKey(rawValue: tape.nodes[tape.children[first + position]].count - 1)
+  }
+
+  /// The key of member `position`, without building the member.
+  package func key(at position: Int) -> String {
+    tape.strings[tape.nodes[tape.children[first + position]].first]
+  }
 }
 
 /// Converts byte offsets into 1-based line and column numbers for messages.

@@ -1,18 +1,38 @@
 @testable import HapticAHAP
+import HapticCore
 import Testing
 
 @Suite("JSON dialect")
 struct JSONParserTests {
-  private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+  private func parse(_ text: String) throws(JSONSyntaxError) -> JSONDocument {
     try JSONParser.parse(Array(text.utf8))
   }
 
-  private func number(_ text: String) throws -> Double {
-    guard case .number(let value) = try parse(text).kind else {
-      Issue.record("\(text) is not a number")
-      return .nan
+  /// A plain description of a parsed value, built while the document is alive.
+  private func shape(_ text: String) throws -> String {
+    try parse(text).withRoot { describe($0) }
+  }
+
+  private func describe(_ value: JSONValue) -> String {
+    switch value.kind {
+    case .null: return "null"
+    case .bool(let b): return "\(b)"
+    case .number(let n): return "\(n)"
+    case .string(let s): return "\"\(s)\""
+    case .array(let items): return "[" + items.map(describe).joined(separator: ",") + "]"
+    case .object(let members):
+      return "{" + members.map { "\($0.key):\(describe($0.value))" }.joined(separator: ",") + "}"
     }
-    return value
+  }
+
+  private func number(_ text: String) throws -> Double {
+    try parse(text).withRoot { root in
+      guard case .number(let value) = root.kind else {
+        Issue.record("\(text) is not a number")
+        return .nan
+      }
+      return value
+    }
   }
 
   @Test("Numbers parse exactly, fast path and slow path alike", arguments: [
@@ -32,18 +52,18 @@ struct JSONParserTests {
 
   @Test("Trailing commas and a byte-order mark are accepted")
   func leniency() throws {
-    guard case .array(let items) = try parse("[1, 2, ]").kind else { throw CancellationError() }
-    #expect(items.count == 2)
-    guard case .object(let members) = try parse("{\"a\": 1, }").kind else { throw CancellationError() }
-    #expect(members.map(\.key) == ["a"])
+    #expect(try shape("[1, 2, ]") == "[1.0,2.0]")
+    #expect(try shape("{\"a\": 1, }") == "{a:1.0}")
+    #expect(try shape(#"{"a": [true, null, {"b": "c"}], "a": {}}"#) == #"{a:[true,null,{b:"c"}],a:{}}"#)
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("{}".utf8)
-    guard case .object = try JSONParser.parse(bom).kind else { throw CancellationError() }
+    #expect(try JSONParser.parse(bom).withRoot { describe($0) } == "{}")
   }
 
   @Test("Strings decode escapes and surrogate pairs")
   func strings() throws {
-    guard case .string(let text) = try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#).kind else {
-      throw CancellationError()
+    let text = try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#).withRoot { root -> String? in
+      if case .string(let text) = root.kind { return text }
+      return nil
     }
     #expect(text == "a\"b\\c/d\n\té😀")
   }
@@ -85,5 +105,26 @@ struct JSONParserTests {
     #expect(AHAPNumberFormat.string(0.20000000298023224) == "0.20000000298023224")
     #expect(AHAPNumberFormat.string(1e-5) == "1e-05")
     #expect(AHAPNumberFormat.string(1e300) == "1e+300")
+  }
+}
+
+@Suite("Known strings")
+struct KnownStringsTests {
+  @Test("Every AHAP key and every model enum spelling is recognised, nothing else")
+  func coversTheModel() {
+    var expected = AHAPKey.allCases.map(\.name)
+    expected += HapticEventType.allCases.map(\.rawValue)
+    expected += EventParameterID.allCases.map(\.rawValue)
+    expected += DynamicParameterID.allCases.map(\.rawValue)
+    for name in expected {
+      let index = Array(name.utf8).withUnsafeBufferPointer { KnownStrings.lookup($0) }
+      #expect(index.map { KnownStrings.all[$0] } == name, "\(name)")
+    }
+    for key in AHAPKey.allCases {
+      #expect(KnownStrings.all[key.rawValue] == key.name)
+    }
+    for other in ["Timer", "time", "EventTypes", "HapticIntensityControls", "Sharpness", ""] {
+      #expect(Array(other.utf8).withUnsafeBufferPointer { KnownStrings.lookup($0) } == nil, "\(other)")
+    }
   }
 }

@@ -1,0 +1,38 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// One benchmark executable at `Benchmarks/<name>/`, where the benchmark plugin looks for it.
+func benchmarkTarget(_ name: String, dependencies: [Target.Dependency]) -> Target {
+  .executableTarget(
+    name: name,
+    dependencies: dependencies + [.product(name: "Benchmark", package: "benchmark")],
+    path: "Benchmarks/\(name)",
+    plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}
+
+/// The benchmark suites. To add one: create `Benchmarks/<Name>/<Name>.swift` and one line here.
+let suites: [Target] = [
+  benchmarkTarget(
+    "AHAPBenchmarks",
+    dependencies: [
+      .product(name: "HapticCore", package: "hapticctl"),
+      .product(name: "HapticAHAP", package: "hapticctl"),
+    ]),
+]
+
+/// The benchmark suite, kept in its own package so that the root package and `swift test` never
+/// resolve or build the benchmark stack. Run from this folder (see README.md):
+/// `swift package benchmark --target AHAPBenchmarks`.
+let package = Package(
+  name: "benchmarks",
+  dependencies: [
+    // Named explicitly: a path dependency is otherwise known by its folder name, not "hapticctl".
+    .package(name: "hapticctl", path: "../.."),
+    // `MallocInterposer` alone: the default `RuntimeInterposer` trait pulls a package that
+    // cannot be resolved on the project's machines.
+    .package(
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: suites,
+  swiftLanguageModes: [.v6]
+)
