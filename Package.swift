@@ -14,6 +14,7 @@ let package = Package(
   products: [
     .library(name: "HapticCore", targets: ["HapticCore"]),
     .library(name: "HapticAHAP", targets: ["HapticAHAP"]),
+    .library(name: "HapticRenderer", targets: ["HapticRenderer"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -28,13 +29,17 @@ let package = Package(
     .target(
       name: "HapticAHAP",
       dependencies: ["HapticCore", .product(name: "SystemPackage", package: "swift-system")]),
+    // Layer 2: the renderer (pattern → timed drive frames and compact ramp segments).
+    .target(name: "HapticRenderer", dependencies: ["HapticCore"]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP",
+        "HapticCore", "HapticAHAP", "HapticRenderer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // Shared test helpers (random pattern generator); used by test targets only.
+    .target(name: "HapticTestSupport", dependencies: ["HapticCore"]),
     .executableTarget(
       name: "hapticctl",
       dependencies: ["HapticCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -48,10 +53,16 @@ let package = Package(
     .testTarget(
       name: "HapticAHAPTests",
       dependencies: [
-        "HapticCore", "HapticAHAP",
+        "HapticCore", "HapticAHAP", "HapticTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HapticRendererTests",
+      dependencies: [
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl"]),

@@ -1,14 +1,24 @@
-import HapticCore
+public import HapticCore
 
 /// Builds random, valid patterns from a seed (SplitMix64), for property tests.
 ///
 /// Values are produced the way a reader would leave them: finite, non-negative times, values
 /// within their ranges, at most one entry per event parameter ID, control points in time order.
-struct PatternGenerator {
+public struct PatternGenerator {
   private var rng: SplitMix
+  private let maxTime: Double
+  private let maxDuration: Double
 
-  init(seed: UInt64) {
+  /// Creates a generator; the same seed gives the same patterns.
+  ///
+  /// - Parameters:
+  ///   - seed: the random seed.
+  ///   - maxTime: the latest event, parameter or curve start, in seconds.
+  ///   - maxDuration: the longest event duration, in seconds.
+  public init(seed: UInt64, maxTime: Double = 100, maxDuration: Double = 120) {
     rng = SplitMix(seed: seed)
+    self.maxTime = maxTime
+    self.maxDuration = maxDuration
   }
 
   private mutating func next() -> UInt64 { rng.next() }
@@ -30,13 +40,14 @@ struct PatternGenerator {
 
   private mutating func bool() -> Bool { next() & 1 == 0 }
 
-  mutating func pattern() -> HapticPattern {
+  /// The next random pattern.
+  public mutating func pattern() -> HapticPattern {
     var events: [HapticEvent] = []
     for _ in 0..<int(0...12) { events.append(event()) }
     var parameters: [DynamicParameter] = []
     for _ in 0..<int(0...5) {
       let id = DynamicParameterID.allCases[int(0...DynamicParameterID.allCases.count - 1)]
-      parameters.append(DynamicParameter(id, value: double(id.range), time: double(0...40)))
+      parameters.append(DynamicParameter(id, value: double(id.range), time: double(0...maxTime * 0.4)))
     }
     var curves: [ParameterCurve] = []
     for _ in 0..<int(0...4) {
@@ -45,9 +56,9 @@ struct PatternGenerator {
       var points: [ParameterCurve.ControlPoint] = []
       for _ in 0..<int(1...20) {
         points.append(ParameterCurve.ControlPoint(time: t, value: double(id.range)))
-        if int(0...4) > 0 { t += double(0...2) }
+        if int(0...4) > 0 { t += double(0...maxTime * 0.02) }
       }
-      curves.append(ParameterCurve(id, time: double(0...30), controlPoints: points))
+      curves.append(ParameterCurve(id, time: double(0...maxTime * 0.3), controlPoints: points))
     }
     var metadata: [MetadataEntry] = []
     if bool() {
@@ -59,8 +70,8 @@ struct PatternGenerator {
 
   private mutating func event() -> HapticEvent {
     let type = HapticEventType.allCases[int(0...3)]
-    var event = HapticEvent(type, time: double(0...100))
-    if type.isContinuous || bool() { event.duration = double(0...120) }
+    var event = HapticEvent(type, time: double(0...maxTime))
+    if type.isContinuous || bool() { event.duration = double(0...maxDuration) }
     for id in type.applicableParameters where bool() {
       event.set(id, id == .sustained ? (bool() ? 0 : 1) : double(id.range))
     }
@@ -70,5 +81,22 @@ struct PatternGenerator {
       if bool() { event.waveformLoopEnabled = bool() }
     }
     return event
+  }
+}
+
+/// A tiny deterministic random generator (SplitMix64) for reproducible test data.
+public struct SplitMix: Sendable {
+  private var state: UInt64
+
+  /// Creates a generator from `seed`.
+  public init(seed: UInt64) { state = seed }
+
+  /// The next 64 random bits.
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }

@@ -1,0 +1,134 @@
+import Foundation
+
+/// How perceived intensity (0…1) becomes a target acceleration.
+public enum IntensityMapping: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Android 16's rule: intensity is linear in dB of sensation level (acceleration above the
+  /// detection threshold at the drive frequency); any intensity > 0 is perceptible.
+  case sensationLevel = "sensation-level"
+  /// Lofelt's rule: acceleration ∝ intensity² (the inverse of their `intensity = √amplitude`).
+  case square
+}
+
+/// The vibrotactile detection threshold in dB re 1 G (Android's `MIN_PERCEPTIBLE_CURVE`).
+public enum DetectionThreshold {
+  /// (Hz, dB re 1 G) points; linear in dB between them, held flat beyond the ends.
+  public static let curve: [(hz: Double, db: Double)] = [
+    (10, -48.90), (20, -40.36), (40, -32.81), (60, -31.77), (100, -31.90), (150, -31.35),
+    (200, -30.86), (250, -28.98), (300, -26.81), (400, -19.81),
+  ]
+
+  /// The threshold at `hz` in dB re 1 G.
+  public static func decibels(at hz: Double) -> Double {
+    guard let first = curve.first, let last = curve.last else { return -30 }
+    if hz <= first.hz { return first.db }
+    if hz >= last.hz { return last.db }
+    for (a, b) in zip(curve, curve.dropFirst()) where hz <= b.hz {
+      return a.db + (b.db - a.db) * (hz - a.hz) / (b.hz - a.hz)
+    }
+    return last.db
+  }
+
+  /// The threshold at `hz` in G.
+  public static func acceleration(at hz: Double) -> Double {
+    pow(10, decibels(at: hz) / 20)
+  }
+}
+
+/// Intensity and sharpness → drive level and frequency for one actuator channel.
+///
+/// Built once per channel; per-Hz tables make the per-frame work a lookup and one `pow`.
+struct PerceptualMap: Sendable {
+  let actuator: ActuatorModel
+  let mapping: IntensityMapping
+  /// The sharpness band in whole Hz (`fmin...fmax`), or `nil` on amplitude-only boards.
+  let band: ClosedRange<Int>?
+  /// The highest sensation level (dB above threshold) the actuator reaches at rated drive.
+  let maxSensationLevel: Double
+  private let tableStart: Int
+  private let thresholdDB: [Double]
+  private let maxAcceleration: [Double]
+
+  init(actuator: ActuatorModel, frequencyControl: ClosedRange<Double>?, mapping: IntensityMapping) {
+    self.actuator = actuator
+    self.mapping = mapping
+    let f0 = Int(actuator.resonantFrequency.rounded())
+    var low = f0
+    var high = f0
+    if let range = frequencyControl {
+      low = Int(range.lowerBound.rounded(.up))
+      high = max(low, Int(range.upperBound.rounded(.down)))
+    }
+    tableStart = low
+    var thresholds: [Double] = []
+    var accelerations: [Double] = []
+    for hz in low...high {
+      thresholds.append(DetectionThreshold.decibels(at: Double(hz)))
+      accelerations.append(Self.ratedAcceleration(actuator, at: Double(hz)))
+    }
+    thresholdDB = thresholds
+    maxAcceleration = accelerations
+    let levels = zip(accelerations, thresholds).map { 20 * log10($0) - $1 }
+    if frequencyControl != nil {
+      // Android 16: the sharpness band is where rated drive reaches ≥ 10 dB above threshold.
+      let usable = levels.indices.filter { levels[$0] >= 10 }
+      if let first = usable.first, let last = usable.last {
+        band = (low + first)...(low + last)
+      } else {
+        band = nil
+      }
+    } else {
+      band = nil
+    }
+    if let band {
+      maxSensationLevel = levels[(band.lowerBound - low)...(band.upperBound - low)].max() ?? 0
+    } else {
+      let index = min(max(f0 - low, 0), levels.count - 1)
+      maxSensationLevel = levels[index]
+    }
+  }
+
+  /// Steady-state acceleration at rated drive and `hz`: the LRA's resonance curve
+  /// |H(f)| / |H(f0)|, or the ERM's rated acceleration (its frequency follows its speed).
+  static func ratedAcceleration(_ actuator: ActuatorModel, at hz: Double) -> Double {
+    guard actuator.kind == .lra, let q = actuator.qualityFactor else {
+      return actuator.ratedAcceleration
+    }
+    let r = hz / actuator.resonantFrequency
+    let magnitude = 1 / ((1 - r * r) * (1 - r * r) + (r / q) * (r / q)).squareRoot()
+    return actuator.ratedAcceleration * magnitude / q
+  }
+
+  /// The drive frequency in whole Hz for `sharpness` (linear in Hz across the band, as
+  /// Android 16), or the resonant frequency on amplitude-only boards.
+  func frequency(sharpness: Double) -> Int {
+    guard let band else { return Int(actuator.resonantFrequency.rounded()) }
+    let s = min(max(sharpness, 0), 1)
+    return band.lowerBound + Int((s * Double(band.upperBound - band.lowerBound)).rounded())
+  }
+
+  private func index(_ hz: Int) -> Int {
+    min(max(hz - tableStart, 0), thresholdDB.count - 1)
+  }
+
+  /// The target acceleration in G for `intensity` at `hz`; 0 for intensity 0.
+  func acceleration(intensity: Double, hz: Int) -> Double {
+    guard intensity > 0 else { return 0 }
+    let i = index(hz)
+    switch mapping {
+    case .sensationLevel:
+      return pow(10, (min(intensity, 1) * maxSensationLevel + thresholdDB[i]) / 20)
+    case .square:
+      let peak = pow(10, (maxSensationLevel + thresholdDB[i]) / 20)
+      return min(intensity, 1) * min(intensity, 1) * peak
+    }
+  }
+
+  /// The drive level (fraction of full scale, ≤ the rated amplitude) that gives acceleration
+  /// `g` at `hz`: linear for an LRA, square-root for an ERM (its acceleration ∝ speed²).
+  func drive(acceleration g: Double, hz: Int) -> Double {
+    guard g > 0 else { return 0 }
+    let ratio = min(g / maxAcceleration[index(hz)], 1)
+    let level = actuator.kind == .erm ? ratio.squareRoot() : ratio
+    return actuator.ratedAmplitude * level
+  }
+}

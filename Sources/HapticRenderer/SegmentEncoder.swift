@@ -1,0 +1,73 @@
+/// Turns a frame stream into segments, greedily: a segment grows while the straight line from
+/// its first frame to the newest frame passes within half a level (and half a hertz) of every
+/// frame in between. Expanding the segments then reproduces every frame within 1 level and 1 Hz.
+///
+/// Streaming: it keeps one open segment and its feasible slope interval, O(1) per frame.
+public struct SegmentEncoder: Sendable {
+  /// The longest segment emitted, in frames (fits a 16-bit duration).
+  public static let maxFrames = 65_535
+  private static let tolerance = 0.5
+
+  private var start: Frame?
+  private var last: Frame?
+  private var count = 0
+  // Feasible slope intervals from the start frame, for level and frequency.
+  private var levelLow = -Double.infinity
+  private var levelHigh = Double.infinity
+  private var hzLow = -Double.infinity
+  private var hzHigh = Double.infinity
+
+  /// Creates an encoder.
+  public init() {}
+
+  /// Adds the next frame (indices must be consecutive); returns a segment when one closes.
+  public mutating func add(_ frame: Frame) -> Segment? {
+    guard let first = start, let previous = last else {
+      open(at: frame)
+      return nil
+    }
+    let j = Double(frame.index - first.index)
+    let levelSlope = Double(frame.level - first.level) / j
+    let hzSlope = Double(frame.frequency - first.frequency) / j
+    let fits =
+      count < Self.maxFrames && frame.index == previous.index + 1
+      && levelSlope >= levelLow && levelSlope <= levelHigh && hzSlope >= hzLow && hzSlope <= hzHigh
+    if fits {
+      // Narrow the intervals so that this frame stays within tolerance of later lines.
+      levelLow = Swift.max(levelLow, (Double(frame.level) - Self.tolerance - Double(first.level)) / j)
+      levelHigh = Swift.min(levelHigh, (Double(frame.level) + Self.tolerance - Double(first.level)) / j)
+      hzLow = Swift.max(hzLow, (Double(frame.frequency) - Self.tolerance - Double(first.frequency)) / j)
+      hzHigh = Swift.min(hzHigh, (Double(frame.frequency) + Self.tolerance - Double(first.frequency)) / j)
+      last = frame
+      count += 1
+      return nil
+    }
+    let closed = segment(from: first, to: previous)
+    open(at: frame)
+    return closed
+  }
+
+  /// Closes the open segment at the end of the stream.
+  public mutating func finish() -> Segment? {
+    guard let first = start, let previous = last else { return nil }
+    start = nil
+    last = nil
+    return segment(from: first, to: previous)
+  }
+
+  private mutating func open(at frame: Frame) {
+    start = frame
+    last = frame
+    count = 1
+    levelLow = -.infinity
+    levelHigh = .infinity
+    hzLow = -.infinity
+    hzHigh = .infinity
+  }
+
+  private func segment(from first: Frame, to last: Frame) -> Segment {
+    Segment(
+      startFrame: first.index, frames: last.index - first.index + 1, startLevel: first.level,
+      endLevel: last.level, startFrequency: first.frequency, endFrequency: last.frequency)
+  }
+}

@@ -1,0 +1,64 @@
+/// The compact byte form of a segment stream, used to size what the link must carry.
+///
+/// Each segment is a flags byte, the duration in frames as an unsigned LEB128 varint, then only
+/// the values that change: the start level when it differs from the previous segment's end
+/// level, the end level when the level ramps, and likewise the start and end frequency (16-bit,
+/// little-endian, Hz). Levels take one byte up to 8-bit boards, two bytes above. A board
+/// expanding the stream carries the previous end values forward.
+public enum SegmentPayload {
+  /// Flag bits of the first byte.
+  public enum Flag {
+    /// A start level follows (the level jumps).
+    public static let levelJump: UInt8 = 1 << 0
+    /// An end level follows (the level ramps).
+    public static let levelRamp: UInt8 = 1 << 1
+    /// A start frequency follows.
+    public static let frequencyJump: UInt8 = 1 << 2
+    /// An end frequency follows.
+    public static let frequencyRamp: UInt8 = 1 << 3
+    /// The segment reverse-drives (brakes).
+    public static let brake: UInt8 = 1 << 4
+  }
+
+  /// Appends the bytes of `segment` to `out`, given the segment before it (if any).
+  public static func encode(
+    _ segment: Segment, after previous: Segment?, levelBytes: Int, into out: inout [UInt8]
+  ) {
+    var flags: UInt8 = 0
+    let previousLevel = previous?.endLevel ?? 0
+    let previousHz = previous?.endFrequency ?? 0
+    if segment.startLevel != previousLevel { flags |= Flag.levelJump }
+    if segment.endLevel != segment.startLevel { flags |= Flag.levelRamp }
+    if segment.startFrequency != previousHz { flags |= Flag.frequencyJump }
+    if segment.endFrequency != segment.startFrequency { flags |= Flag.frequencyRamp }
+    if segment.isBrake { flags |= Flag.brake }
+    out.append(flags)
+    var duration = UInt64(segment.frames)
+    repeat {
+      let byte = UInt8(duration & 0x7F)
+      duration >>= 7
+      out.append(duration == 0 ? byte : byte | 0x80)
+    } while duration != 0
+    func appendLevel(_ value: Int) {
+      let bits = UInt16(truncatingIfNeeded: value)
+      out.append(UInt8(truncatingIfNeeded: bits))
+      if levelBytes > 1 { out.append(UInt8(truncatingIfNeeded: bits >> 8)) }
+    }
+    func appendHz(_ value: Int) {
+      let bits = UInt16(clamping: value)
+      out.append(UInt8(truncatingIfNeeded: bits))
+      out.append(UInt8(truncatingIfNeeded: bits >> 8))
+    }
+    if flags & Flag.levelJump != 0 { appendLevel(segment.startLevel) }
+    if flags & Flag.levelRamp != 0 { appendLevel(segment.endLevel) }
+    if flags & Flag.frequencyJump != 0 { appendHz(segment.startFrequency) }
+    if flags & Flag.frequencyRamp != 0 { appendHz(segment.endFrequency) }
+  }
+
+  /// The encoded size of `segment` in bytes.
+  public static func size(_ segment: Segment, after previous: Segment?, levelBytes: Int) -> Int {
+    var bytes: [UInt8] = []
+    encode(segment, after: previous, levelBytes: levelBytes, into: &bytes)
+    return bytes.count
+  }
+}

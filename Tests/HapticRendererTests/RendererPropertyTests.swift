@@ -1,0 +1,115 @@
+import Foundation
+import HapticAHAP
+import HapticCore
+import HapticRenderer
+import HapticTestSupport
+import PropertyBased
+import Testing
+
+@Suite("Renderer properties")
+struct RendererPropertyTests {
+  /// Checks every invariant the renderer promises for one render.
+  static func checkInvariants(
+    _ pattern: HapticPattern, on profile: BoardProfile, context: String
+  ) throws {
+    let (frames, segments, stats) = try render(pattern, on: profile)
+    // Frames: consecutive indices from 0, levels within the board's range, sane frequencies.
+    #expect(frames.first?.index == 0, "\(context)")
+    #expect(frames.enumerated().allSatisfy { $0.offset == $0.element.index }, "\(context): consecutive frames")
+    #expect(frames.allSatisfy { (profile.minLevel...profile.maxLevel).contains($0.level) }, "\(context): level range")
+    if let band = profile.frequencyControl {
+      let range = Int(band.lowerBound.rounded(.down))...Int(band.upperBound.rounded(.up))
+      #expect(frames.allSatisfy { range.contains($0.frequency) }, "\(context): frequency in band")
+    } else {
+      #expect(frames.allSatisfy { $0.frequency == 0 }, "\(context): no frequency")
+    }
+    // Zero drive at the end, and no later than pattern end + the longest release (1 s) + a
+    // settling allowance for braking (0.5 s).
+    #expect(frames.last?.level == 0, "\(context): ends at rest")
+    let hapticEnd = pattern.events.filter(\.type.isHaptic)
+      .map { $0.time + max($0.duration ?? 0, EnvelopeTiming.seconds(1) * 2) }.max() ?? 0
+    let bound = hapticEnd + EnvelopeTiming.seconds(1) + 0.5
+    #expect(Double(frames.count) * profile.framePeriod <= bound + profile.framePeriod, "\(context): ends in time")
+    // Segments tile the frames and reproduce them within 1 level and 1 Hz.
+    var expected = 0
+    for segment in segments {
+      #expect(segment.startFrame == expected, "\(context): segments are contiguous")
+      expected = segment.endFrame
+      for j in 0..<segment.frames {
+        let frame = frames[segment.startFrame + j]
+        #expect(abs(segment.level(at: j) - frame.level) <= 1, "\(context): level at \(frame.index)")
+        #expect(abs(segment.frequency(at: j) - frame.frequency) <= 1, "\(context): Hz at \(frame.index)")
+      }
+    }
+    #expect(expected == frames.count, "\(context): segments cover every frame")
+    #expect(stats.frames == frames.count && stats.segments == segments.count)
+  }
+
+  @Test("Random patterns keep every invariant on every board")
+  func randomPatterns() async {
+    await propertyCheck(count: 40, input: Gen.uint64()) { seed in
+      var generator = PatternGenerator(seed: seed, maxTime: 2, maxDuration: 1.5)
+      let pattern = generator.pattern()
+      for profile in BoardProfile.builtIn {
+        do {
+          try Self.checkInvariants(pattern, on: profile, context: "seed \(seed) \(profile.id)")
+        } catch {
+          Issue.record("seed \(seed) \(profile.id): \(error)")
+        }
+      }
+    }
+  }
+
+  @Test("Rendering is deterministic")
+  func deterministic() throws {
+    var generator = PatternGenerator(seed: 42, maxTime: 3, maxDuration: 2)
+    let pattern = generator.pattern()
+    let first = try render(pattern, on: .simLRA)
+    let second = try render(pattern, on: .simLRA)
+    #expect(first.frames == second.frames)
+    #expect(first.segments == second.segments)
+  }
+}
+
+@Suite("Renderer on the corpus")
+struct CorpusRenderTests {
+  static let corpus = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+
+  static let files: [String] = {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+    return names.filter { $0.hasSuffix(".ahap") }.sorted()
+  }()
+
+  @Test("Every corpus file renders on all three built-in boards", arguments: files)
+  func rendersEverywhere(_ name: String) throws {
+    let pattern = try AHAPReader().read(contentsOf: Self.corpus.appendingPathComponent(name).path).pattern
+    for profile in BoardProfile.builtIn {
+      try RendererPropertyTests.checkInvariants(pattern, on: profile, context: "\(name) \(profile.id)")
+    }
+  }
+
+  @Test("Segments carry at most 15 % of the bytes of naive 1 kHz frames over the corpus")
+  func compression() throws {
+    #expect(Self.files.count == 40)
+    for profile in BoardProfile.builtIn {
+      var segmentBytes = 0
+      var naiveBytes = 0
+      var ratios: [Double] = []
+      for name in Self.files {
+        let pattern = try AHAPReader().read(contentsOf: Self.corpus.appendingPathComponent(name).path).pattern
+        var renderer = try ChannelRender(pattern: pattern, profile: profile)
+        while renderer.next() != nil {}
+        _ = renderer.finish()
+        segmentBytes += renderer.stats.segmentBytes
+        naiveBytes += renderer.stats.naiveBytes
+        ratios.append(Double(renderer.stats.segmentBytes) / Double(renderer.stats.naiveBytes))
+      }
+      let overall = Double(segmentBytes) / Double(naiveBytes)
+      let mean = ratios.reduce(0, +) / Double(ratios.count)
+      #expect(overall <= 0.15, "\(profile.id): \(overall)")
+      #expect(mean <= 0.15, "\(profile.id): mean per-file ratio \(mean)")
+    }
+  }
+}
