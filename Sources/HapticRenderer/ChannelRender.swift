@@ -19,6 +19,16 @@ public struct RenderStats: Sendable, Hashable {
 
   /// Creates empty statistics.
   public init() {}
+
+  /// Adds another channel's statistics (durations take the longest).
+  public mutating func merge(_ other: RenderStats) {
+    duration = Swift.max(duration, other.duration)
+    frames += other.frames
+    segments += other.segments
+    brakeSegments += other.brakeSegments
+    segmentBytes += other.segmentBytes
+    peakAmplitude = Swift.max(peakAmplitude, other.peakAmplitude)
+  }
 }
 
 /// Renders one channel to frames and segments together, in one pass.

@@ -1,13 +1,15 @@
 import Foundation
 
 /// Host-side overdrive and braking: a first-order model of the actuator's vibration envelope,
-/// inverted each frame so the envelope reaches the target as fast as full scale allows.
+/// inverted each frame so the envelope follows the target as fast as full scale allows.
 ///
 /// The envelope E (in drive units: E = u in steady state) follows `E' = (u − E) / τ` while
-/// driven and `E' = −E / τ_coast` with no drive. Each frame the shaper picks the drive u that
-/// would bring E to the target d in one frame (a deadbeat controller), clamped to the range
-/// crispness allows: at crispness 1 from full reverse drive (a brake) to full scale (overdrive);
-/// at crispness 0 exactly d (no shaping: the actuator's own rise and ring-down).
+/// driven and `E' = −E / τ_coast` with no drive. When E is far from the target d (an onset, a
+/// stop, a step) the shaper sends the drive that would bring E to d in one frame (a deadbeat
+/// controller), clamped to what crispness allows: at crispness 1 from full reverse drive (a
+/// brake) to full scale (overdrive); at crispness 0 exactly d (the actuator's own rise and
+/// ring-down). Near the target it sends the feed-forward d + τ·ḋ, which follows smooth ramps
+/// without amplifying quantisation noise into flicker.
 struct DriveShaper: Sendable {
   private let alphaDrive: Double
   private let alphaCoast: Double
@@ -15,14 +17,16 @@ struct DriveShaper: Sendable {
   private let settleBand: Double
   /// The modelled envelope, in fractions of full-scale drive.
   private(set) var envelope = 0.0
+  /// The target of the previous frame, to tell a steady target from a moving one.
+  private var previousTarget = 0.0
 
   /// - Parameters:
   ///   - actuator: the modelled actuator (its time constants).
   ///   - framePeriod: seconds per frame.
   ///   - stopThreshold: below this envelope (fraction of full scale) the actuator counts as at
   ///     rest once drive stops.
-  ///   - resolution: one drive level as a fraction of full scale; within it of the target the
-  ///     shaper sends the target itself, so quantisation does not make it dither.
+  ///   - resolution: one drive level as a fraction of full scale; within three levels of the
+  ///     target the shaper uses feed-forward instead of the deadbeat correction.
   init(actuator: ActuatorModel, framePeriod: Double, stopThreshold: Double, resolution: Double) {
     alphaDrive = exp(-framePeriod / actuator.driveTimeConstant)
     alphaCoast = exp(-framePeriod / actuator.coastTimeConstant)
@@ -36,16 +40,21 @@ struct DriveShaper: Sendable {
   /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1.
   func drive(toward target: Double, crispness: Double) -> Double {
     if target <= 0 && envelope < stopThreshold { return 0 }
-    if target > 0 && abs(target - envelope) <= settleBand { return target }
+    let gain = alphaDrive / (1 - alphaDrive)
     let c = min(max(crispness, 0), 1)
-    let deadbeat = (target - alphaDrive * envelope) / (1 - alphaDrive)
     let upper = target + (1 - target) * c
     let lower = target * (1 - c) - c
-    return min(max(deadbeat, lower), upper)
+    // Near the target: feed-forward d + τ·ḋ. Far from it: deadbeat d + τ/T·(d − E).
+    let nearTarget = target > 0 && abs(target - envelope) <= 3 * settleBand
+    let drive = nearTarget
+      ? target + gain * (target - previousTarget) : target + gain * (target - envelope)
+    return min(max(drive, lower), upper)
   }
 
-  /// Advances the model one frame with the drive actually sent (after quantisation).
-  mutating func advance(sent drive: Double) {
+  /// Advances the model one frame with the drive actually sent (after quantisation) toward
+  /// `target`.
+  mutating func advance(sent drive: Double, target: Double) {
+    previousTarget = target
     if drive == 0 {
       envelope *= alphaCoast
     } else {

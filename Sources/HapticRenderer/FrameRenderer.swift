@@ -95,7 +95,7 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
     if var shaping = shaper {
       let drive = shaping.drive(toward: target, crispness: lastCrispness)
       level = quantize(drive)
-      shaping.advance(sent: Double(level) / Double(profile.maxLevel))
+      shaping.advance(sent: Double(level) / Double(profile.maxLevel), target: target)
       shaper = shaping
     } else {
       level = quantize(target)

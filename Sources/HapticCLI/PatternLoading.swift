@@ -1,0 +1,44 @@
+import ArgumentParser
+import HapticAHAP
+import HapticCore
+import HapticRenderer
+
+/// Loading a pattern file for commands that play or render it.
+enum PatternLoading {
+  /// Reads `file`; warnings go to standard error as one summary line, errors fail the command.
+  static func load(_ file: String, options: AHAPReadOptions) throws -> AHAPDocument {
+    do {
+      let document = try AHAPReader(options: options).read(contentsOf: file)
+      if !document.warnings.isEmpty {
+        let count = document.warnings.count
+        printError(
+          "\(file): \(count) warning\(count == 1 ? "" : "s") (hapticctl validate \(file) lists them)")
+      }
+      return document
+    } catch {
+      throw CLIError("cannot load \(file):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+    }
+  }
+
+  /// The built-in board profile `id`, or a usage error naming the known ids.
+  static func profile(_ id: String) throws -> BoardProfile {
+    guard let profile = BoardProfile.builtIn(id: id) else {
+      let known = BoardProfile.builtIn.map(\.id).joined(separator: ", ")
+      throw ValidationError("unknown board '\(id)' (known boards: \(known))")
+    }
+    return profile
+  }
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+  var stderr = StandardError()
+  print(text, to: &stderr)
+}
+
+/// Standard error as a `TextOutputStream`.
+struct StandardError: TextOutputStream {
+  mutating func write(_ string: String) {
+    FileHandleWriter.writeStandardError(string)
+  }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import HapticAHAP
+import HapticCore
+import HapticRenderer
+
+/// `hapticctl render FILE --board ID [--format csv|json|svg|stats] [-o OUT]`.
+struct Render: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compile an AHAP pattern into drive frames and segments for a board.",
+    discussion: """
+      Formats:
+        csv    one row per frame per channel: time_s,channel,amplitude,frequency_hz
+               (amplitude -1…1 of full-scale drive, negative = braking; 0 Hz when the board
+               has no frequency control)
+        json   the segment stream per channel (what goes on the wire) plus the stats
+        svg    amplitude and frequency over time with the pattern's events marked
+        stats  one JSON object: duration_s, frames, segments, wire_bytes and more
+      Built-in boards: \(BoardProfile.builtIn.map(\.id).joined(separator: ", ")).
+      """)
+
+  /// Output formats.
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case csv, json, svg, stats
+  }
+
+  @Argument(help: "The AHAP file to render.", completion: .file(extensions: ["ahap", "json"]))
+  var file: String
+
+  @Option(name: .long, help: "Board profile id.")
+  var board: String
+
+  @Option(name: .long, help: "Output format: csv, json, svg or stats.")
+  var format: Format = .stats
+
+  @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+  var output: String?
+
+  /// `--intensity-mapping` values.
+  enum Mapping: String, ExpressibleByArgument, CaseIterable {
+    case sensationLevel = "sensation-level"
+    case square
+
+    var mapping: IntensityMapping { self == .square ? .square : .sensationLevel }
+  }
+
+  @Option(help: "Intensity mapping: sensation-level (Android 16) or square (Lofelt).")
+  var intensityMapping: Mapping = .sensationLevel
+
+  @OptionGroup var reading: AHAPReadingOptions
+
+  func validate() throws {
+    _ = try PatternLoading.profile(board)
+  }
+
+  func run() throws {
+    let profile = try PatternLoading.profile(board)
+    let pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
+    let options = RenderOptions(intensityMapping: intensityMapping.mapping)
+    // Validate the render up front so no output file is created for an unusable board.
+    do {
+      _ = try FrameRenderer(pattern: pattern, profile: profile, options: options)
+    } catch {
+      throw CLIError(error.description)
+    }
+    let sink = try OutputSink(path: output)
+    let job = RenderJob(pattern: pattern, profile: profile, options: options, source: file)
+    switch format {
+    case .csv: try job.writeCSV(to: sink)
+    case .json: try job.writeJSON(to: sink)
+    case .svg: try job.writeSVG(to: sink)
+    case .stats: try job.writeStats(to: sink)
+    }
+    try sink.commit()
+  }
+}
