@@ -19,3 +19,11 @@ else
   [ ${#files[@]} -gt 0 ] || { echo "error: no .ahap files in $corpus (set HAPTICCTL_CORPUS or pass files)" >&2; exit 1; }
 fi
 "$bin" validate "${files[@]}"
+echo
+echo "Rendering for the simulated LRA board (sim-lra):"
+for file in "${files[@]}"; do
+  printf '%s: ' "$(basename "$file")"
+  "$bin" render "$file" --board sim-lra --format stats
+done
+"$bin" render "${files[0]}" --board sim-lra --format svg -o render-demo.svg
+echo "Plot of $(basename "${files[0]}"): render-demo.svg"
