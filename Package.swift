@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "HapticCore", targets: ["HapticCore"]),
     .library(name: "HapticAHAP", targets: ["HapticAHAP"]),
     .library(name: "HapticRenderer", targets: ["HapticRenderer"]),
+    .library(name: "HapticWire", targets: ["HapticWire"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -31,11 +32,13 @@ let package = Package(
       dependencies: ["HapticCore", .product(name: "SystemPackage", package: "swift-system")]),
     // Layer 2: the renderer (pattern → timed drive frames and compact ramp segments).
     .target(name: "HapticRenderer", dependencies: ["HapticCore"]),
+    // Layer 3: the wire protocol (framing, messages, reliable link, clock sync).
+    .target(name: "HapticWire", dependencies: ["HapticRenderer"]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -61,6 +64,12 @@ let package = Package(
       name: "HapticRendererTests",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticRenderer", "HapticTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
+    .testTarget(
+      name: "HapticWireTests",
+      dependencies: [
+        "HapticWire", "HapticRenderer", "HapticTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(

@@ -18,6 +18,13 @@ let suites: [Target] = [
       .product(name: "HapticCore", package: "hapticctl"),
       .product(name: "HapticAHAP", package: "hapticctl"),
     ]),
+  benchmarkTarget(
+    "RendererBenchmarks",
+    dependencies: [
+      .product(name: "HapticCore", package: "hapticctl"),
+      .product(name: "HapticAHAP", package: "hapticctl"),
+      .product(name: "HapticRenderer", package: "hapticctl"),
+    ]),
 ]
 
 /// The benchmark suite, kept in its own package so that the root package and `swift test` never

@@ -1,0 +1,23 @@
+/// CRC-16/MCRF4XX: polynomial 0x1021 (reflected 0x8408), initial value 0xFFFF, reflected input
+/// and output, no final XOR. Check value over "123456789" is 0x6F91.
+///
+/// The same CRC as Klipper's and MAVLink's, and as avr-libc's `_crc_ccitt_update`, so the
+/// firmware computes it with one library call.
+public enum CRC16 {
+  private static let table: [UInt16] = (0..<256).map { byte in
+    var crc = UInt16(byte)
+    for _ in 0..<8 {
+      crc = crc & 1 != 0 ? (crc >> 1) ^ 0x8408 : crc >> 1
+    }
+    return crc
+  }
+
+  /// The CRC of `bytes`.
+  public static func checksum<C: Collection>(_ bytes: C) -> UInt16 where C.Element == UInt8 {
+    var crc: UInt16 = 0xFFFF
+    for byte in bytes {
+      crc = (crc >> 8) ^ table[Int((crc ^ UInt16(byte)) & 0xFF)]
+    }
+    return crc
+  }
+}

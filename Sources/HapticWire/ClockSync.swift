@@ -1,0 +1,108 @@
+/// Estimates the board clock from round trips: offset and drift by least-squares regression over
+/// recent samples, keeping only the fastest round trips (min-RTT filtering), so that converting
+/// host time ⇄ board time stays accurate under jittery, asymmetric delays and ±200 ppm drift.
+///
+/// Each sample is a clock query sent at host time `t1`, answered with board ticks `b`, received
+/// at `t2`. The board read its clock somewhere in between; the midpoint is the best guess, and
+/// its error is at most half the round trip — hence using the fastest ones.
+public struct ClockSync: Sendable {
+  private struct Sample: Sendable {
+    let hostMid: Double
+    let roundTrip: Double
+    let boardSeconds: Double
+  }
+
+  /// Board ticks per second, as the board reports it.
+  public let clockFrequency: Double
+  /// How many recent samples are kept.
+  public let windowSize: Int
+  private var samples: [Sample] = []
+  private var reference: Double?
+  private var slope = 1.0
+  private var intercept = 0.0
+  private var lastTicks: UInt64 = 0
+
+  /// Creates an estimator for a board clock of `clockFrequency` Hz.
+  public init(clockFrequency: Double, windowSize: Int = 64) {
+    self.clockFrequency = clockFrequency
+    self.windowSize = max(windowSize, 4)
+  }
+
+  /// True once there are enough samples to estimate drift.
+  public var isSynchronized: Bool { samples.count >= 3 }
+
+  /// Board seconds per host second, minus one, in parts per million.
+  public var driftPPM: Double { (slope - 1) * 1e6 }
+
+  /// The fastest round trip in the window, in seconds.
+  public var minimumRoundTrip: Double? { samples.map(\.roundTrip).min() }
+
+  /// Board time minus host time in seconds, at host time `t`.
+  public func offset(atHost t: Double) -> Double { boardSeconds(atHost: t) - t }
+
+  /// Adds a round trip.
+  ///
+  /// - Parameters:
+  ///   - hostSend: host time the query was sent, in seconds.
+  ///   - hostReceive: host time the answer arrived.
+  ///   - boardTicks: the board clock in the answer.
+  public mutating func add(hostSend: Double, hostReceive: Double, boardTicks: UInt64) {
+    guard hostReceive >= hostSend, hostSend.isFinite, hostReceive.isFinite else { return }
+    let mid = (hostSend + hostReceive) / 2
+    if reference == nil { reference = mid }
+    lastTicks = boardTicks
+    samples.append(Sample(
+      hostMid: mid, roundTrip: hostReceive - hostSend, boardSeconds: Double(boardTicks) / clockFrequency))
+    if samples.count > windowSize { samples.removeFirst(samples.count - windowSize) }
+    fit()
+  }
+
+  private mutating func fit() {
+    guard let reference, let fastest = minimumRoundTrip else { return }
+    // Keep the round trips within 50 % (and at least 20 µs) of the fastest.
+    let limit = fastest + max(0.5 * fastest, 20e-6)
+    let chosen = samples.filter { $0.roundTrip <= limit }
+    let n = Double(chosen.count)
+    let meanX = chosen.reduce(0) { $0 + ($1.hostMid - reference) } / n
+    let meanY = chosen.reduce(0) { $0 + $1.boardSeconds } / n
+    var sxx = 0.0
+    var sxy = 0.0
+    for sample in chosen {
+      let dx = sample.hostMid - reference - meanX
+      sxx += dx * dx
+      sxy += dx * (sample.boardSeconds - meanY)
+    }
+    // Drift is only trusted over a span of at least 0.5 s; before that assume none.
+    let span = (chosen.map(\.hostMid).max() ?? 0) - (chosen.map(\.hostMid).min() ?? 0)
+    slope = chosen.count >= 3 && span >= 0.5 && sxx > 0 ? sxy / sxx : 1
+    slope = min(max(slope, 1 - 0.01), 1 + 0.01)  // a crystal is never 1 % off
+    intercept = meanY - slope * meanX
+  }
+
+  /// The board time in seconds at host time `t`.
+  public func boardSeconds(atHost t: Double) -> Double {
+    guard let reference else { return t }
+    return intercept + slope * (t - reference)
+  }
+
+  /// The board time in ticks at host time `t`.
+  public func boardTicks(atHost t: Double) -> Double {
+    boardSeconds(atHost: t) * clockFrequency
+  }
+
+  /// The host time at which the board clock reads `ticks`.
+  public func hostTime(atBoardTicks ticks: Double) -> Double {
+    guard let reference else { return ticks / clockFrequency }
+    return reference + (ticks / clockFrequency - intercept) / slope
+  }
+
+  /// Extends a 32-bit board time to 64 bits, taking the value nearest the last full reading.
+  public func extend(_ ticks32: UInt32) -> UInt64 {
+    let base = lastTicks & ~0xFFFF_FFFF
+    var candidate = base | UInt64(ticks32)
+    let half: UInt64 = 1 << 31
+    if candidate > lastTicks + half && candidate >= (1 << 32) { candidate -= 1 << 32 }
+    if candidate + half < lastTicks { candidate += 1 << 32 }
+    return candidate
+  }
+}

@@ -1,0 +1,128 @@
+/// A run of contiguous segments for one channel starting at a board time
+/// (the payload of `queue segments` and `replace segments`, docs/protocol.md §5.5).
+///
+/// Each segment is encoded as in ``SegmentPayload``-style compact form: a flags byte, the
+/// duration in frames (LEB128), then only the values that change. The first segment of a batch
+/// continues from level 0 and 0 Hz, so every batch decodes on its own.
+public struct SegmentBatch: Sendable, Hashable {
+  /// One segment: level and frequency ramp linearly from start to end over `frames` frames.
+  public struct Segment: Sendable, Hashable {
+    public var frames: Int
+    public var startLevel: Int
+    public var endLevel: Int
+    public var startFrequency: Int
+    public var endFrequency: Int
+
+    /// Creates a segment.
+    public init(frames: Int, startLevel: Int, endLevel: Int, startFrequency: Int, endFrequency: Int) {
+      self.frames = frames
+      self.startLevel = startLevel
+      self.endLevel = endLevel
+      self.startFrequency = startFrequency
+      self.endFrequency = endFrequency
+    }
+  }
+
+  /// Flag bits of a segment's first byte.
+  public enum Flag {
+    public static let levelJump: UInt8 = 1 << 0
+    public static let levelRamp: UInt8 = 1 << 1
+    public static let frequencyJump: UInt8 = 1 << 2
+    public static let frequencyRamp: UInt8 = 1 << 3
+    public static let brake: UInt8 = 1 << 4
+  }
+
+  /// The channel.
+  public var channel: UInt8
+  /// Board time (ticks) at which the first segment starts.
+  public var startTime: UInt32
+  /// Bytes per level on the wire: 1 for boards of up to 8 bits, 2 above.
+  public var levelBytes: UInt8
+  /// The segments, contiguous.
+  public var segments: [Segment]
+
+  /// Creates a batch.
+  public init(channel: UInt8, startTime: UInt32, levelBytes: UInt8, segments: [Segment]) {
+    self.channel = channel
+    self.startTime = startTime
+    self.levelBytes = levelBytes
+    self.segments = segments
+  }
+
+  /// Encoded bytes of one segment after `previous` (nil for the first in a batch).
+  static func encode(
+    _ segment: Segment, after previous: Segment?, levelBytes: UInt8, into out: inout WireWriter
+  ) {
+    var flags: UInt8 = 0
+    if segment.startLevel != (previous?.endLevel ?? 0) { flags |= Flag.levelJump }
+    if segment.endLevel != segment.startLevel { flags |= Flag.levelRamp }
+    if segment.startFrequency != (previous?.endFrequency ?? 0) { flags |= Flag.frequencyJump }
+    if segment.endFrequency != segment.startFrequency { flags |= Flag.frequencyRamp }
+    if segment.startLevel < 0 || segment.endLevel < 0 { flags |= Flag.brake }
+    out.u8(flags)
+    var duration = UInt32(clamping: segment.frames)
+    repeat {
+      let byte = UInt8(duration & 0x7F)
+      duration >>= 7
+      out.u8(duration == 0 ? byte : byte | 0x80)
+    } while duration != 0
+    func level(_ value: Int) {
+      if levelBytes > 1 { out.i16(Int16(clamping: value)) } else { out.i8(Int8(clamping: value)) }
+    }
+    if flags & Flag.levelJump != 0 { level(segment.startLevel) }
+    if flags & Flag.levelRamp != 0 { level(segment.endLevel) }
+    if flags & Flag.frequencyJump != 0 { out.u16(UInt16(clamping: segment.startFrequency)) }
+    if flags & Flag.frequencyRamp != 0 { out.u16(UInt16(clamping: segment.endFrequency)) }
+  }
+
+  func encode(into out: inout WireWriter) {
+    out.u8(channel)
+    out.u32(startTime)
+    out.u8(levelBytes)
+    out.u8(UInt8(clamping: segments.count))
+    var previous: Segment?
+    for segment in segments.prefix(255) {
+      Self.encode(segment, after: previous, levelBytes: levelBytes, into: &out)
+      previous = segment
+    }
+  }
+
+  static func decode(from reader: inout WireReader) throws(WireError) -> SegmentBatch {
+    let channel = try reader.u8()
+    let start = try reader.u32()
+    let levelBytes = try reader.u8()
+    guard levelBytes == 1 || levelBytes == 2 else {
+      throw WireError(.badPayload, "level width \(levelBytes) is not 1 or 2 bytes")
+    }
+    let count = Int(try reader.u8())
+    var segments: [Segment] = []
+    var level = 0
+    var hz = 0
+    for _ in 0..<count {
+      let flags = try reader.u8()
+      var duration: UInt32 = 0
+      var shift: UInt32 = 0
+      while true {
+        let byte = try reader.u8()
+        guard shift < 28 else { throw WireError(.badPayload, "segment duration is too long") }
+        duration |= UInt32(byte & 0x7F) << shift
+        shift += 7
+        if byte & 0x80 == 0 { break }
+      }
+      guard duration > 0 else { throw WireError(.badPayload, "a segment lasts 0 frames") }
+      func readLevel() throws(WireError) -> Int {
+        levelBytes > 1 ? Int(try reader.i16()) : Int(try reader.i8())
+      }
+      let startLevel = flags & Flag.levelJump != 0 ? try readLevel() : level
+      let endLevel = flags & Flag.levelRamp != 0 ? try readLevel() : startLevel
+      let startHz = flags & Flag.frequencyJump != 0 ? Int(try reader.u16()) : hz
+      let endHz = flags & Flag.frequencyRamp != 0 ? Int(try reader.u16()) : startHz
+      segments.append(Segment(
+        frames: Int(duration), startLevel: startLevel, endLevel: endLevel, startFrequency: startHz,
+        endFrequency: endHz))
+      level = endLevel
+      hz = endHz
+    }
+    return SegmentBatch(channel: channel, startTime: start, levelBytes: levelBytes, segments: segments)
+  }
+}

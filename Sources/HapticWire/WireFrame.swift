@@ -1,0 +1,88 @@
+/// One frame of the hapticctl wire protocol (docs/protocol.md §3), before COBS encoding:
+///
+/// `[version:1][flags:1][seq:1][ack:1][type:1][payload:0…248][crc16:2, little-endian]`
+public struct WireFrame: Sendable, Hashable {
+  /// The protocol major version this implementation speaks.
+  public static let protocolVersion: UInt8 = 1
+  /// Header bytes before the payload.
+  public static let headerSize = 5
+  /// Largest payload in bytes.
+  public static let maxPayload = 248
+  /// Largest frame before COBS: header + payload + CRC.
+  public static let maxFrameSize = headerSize + maxPayload + 2
+  /// Largest frame on the wire: COBS adds 2 bytes at this size, plus the 0x00 delimiter.
+  public static let maxEncodedSize = maxFrameSize + 3
+
+  /// Flag bits.
+  public struct Flags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The frame carries a sequence number and must be acknowledged.
+    public static let reliable = Flags(rawValue: 1 << 0)
+    /// The `ack` field is valid.
+    public static let ackValid = Flags(rawValue: 1 << 1)
+    /// The sender started a new session: the receiver takes `seq` as the first of a new
+    /// sequence and forgets what it expected before.
+    public static let syn = Flags(rawValue: 1 << 2)
+  }
+
+  /// The protocol major version of the sender.
+  public var version: UInt8
+  /// Flag bits.
+  public var flags: Flags
+  /// The sender's sequence number for reliable frames (mod 256).
+  public var seq: UInt8
+  /// The next sequence number the sender expects from its peer (cumulative acknowledgement).
+  public var ack: UInt8
+  /// The message type.
+  public var type: UInt8
+  /// The message payload.
+  public var payload: [UInt8]
+
+  /// Creates a frame.
+  public init(
+    version: UInt8 = WireFrame.protocolVersion, flags: Flags, seq: UInt8, ack: UInt8, type: UInt8,
+    payload: [UInt8]
+  ) {
+    self.version = version
+    self.flags = flags
+    self.seq = seq
+    self.ack = ack
+    self.type = type
+    self.payload = payload
+  }
+
+  /// The frame's bytes with CRC, before COBS.
+  public var rawBytes: [UInt8] {
+    var bytes = [version, flags.rawValue, seq, ack, type] + payload
+    let crc = CRC16.checksum(bytes)
+    bytes.append(UInt8(truncatingIfNeeded: crc))
+    bytes.append(UInt8(truncatingIfNeeded: crc >> 8))
+    return bytes
+  }
+
+  /// The frame as sent: COBS-encoded, then the 0x00 delimiter.
+  public func encoded() -> [UInt8] {
+    COBS.encode(rawBytes) + [0]
+  }
+
+  /// Parses raw (decoded) frame bytes and checks the CRC.
+  ///
+  /// The version is returned as found; callers decide what to do with other versions.
+  public static func parse(raw bytes: [UInt8]) throws(WireError) -> WireFrame {
+    guard bytes.count >= headerSize + 2 else {
+      throw WireError(.tooShort, "\(bytes.count) bytes is shorter than a frame (7)")
+    }
+    guard bytes.count <= maxFrameSize else {
+      throw WireError(.tooLong, "\(bytes.count) bytes is longer than a frame (\(maxFrameSize))")
+    }
+    let body = bytes[..<(bytes.count - 2)]
+    let expected = UInt16(bytes[bytes.count - 2]) | UInt16(bytes[bytes.count - 1]) << 8
+    guard CRC16.checksum(body) == expected else {
+      throw WireError(.badChecksum, "CRC mismatch")
+    }
+    return WireFrame(
+      version: bytes[0], flags: Flags(rawValue: bytes[1]), seq: bytes[2], ack: bytes[3], type: bytes[4],
+      payload: Array(bytes[headerSize..<(bytes.count - 2)]))
+  }
+}
