@@ -18,7 +18,8 @@ public struct ControlTimeline: Sendable {
     let source: Source
   }
 
-  private var entries: [DynamicParameterID: [Entry]] = [:]
+  /// Entries per control, indexed by ``DynamicParameterID/ordinal``.
+  private var entries: [[Entry]] = Array(repeating: [], count: DynamicParameterID.allCases.count)
 
   /// Builds the timeline of `pattern`'s controls.
   public init(_ pattern: HapticPattern) {
@@ -27,31 +28,32 @@ public struct ControlTimeline: Sendable {
 
   /// Builds a timeline from parameter steps and curves (times in seconds, one time base).
   public init(parameters: [DynamicParameter], curves: [ParameterCurve]) {
-    var collected: [DynamicParameterID: [Entry]] = [:]
+    var collected = Array(repeating: [Entry](), count: DynamicParameterID.allCases.count)
     for parameter in parameters {
-      collected[parameter.id, default: []].append(
-        Entry(start: parameter.time, source: .step(parameter.value)))
+      collected[parameter.id.ordinal].append(Entry(start: parameter.time, source: .step(parameter.value)))
     }
     for curve in curves {
-      collected[curve.id, default: []].append(
-        Entry(start: curve.effectiveStart, source: .curve(curve)))
+      collected[curve.id.ordinal].append(Entry(start: curve.effectiveStart, source: .curve(curve)))
     }
-    for (id, list) in collected {
+    for (index, list) in collected.enumerated() where list.count > 1 {
       // Stable sort by start time.
       let order = list.indices.sorted { a, b in
         list[a].start < list[b].start || (list[a].start == list[b].start && a < b)
       }
-      collected[id] = order.map { list[$0] }
+      collected[index] = order.map { list[$0] }
     }
     entries = collected
   }
 
   /// The IDs that have at least one entry.
-  public var controlledIDs: Set<DynamicParameterID> { Set(entries.keys) }
+  public var controlledIDs: Set<DynamicParameterID> {
+    Set(DynamicParameterID.allCases.filter { !entries[$0.ordinal].isEmpty })
+  }
 
   /// The value of `id` at pattern time `t` (seconds), clamped to the control's range.
   public func value(_ id: DynamicParameterID, at t: Double) -> Double {
-    guard let list = entries[id], let first = list.first, t >= first.start else {
+    let list = entries[id.ordinal]
+    guard let first = list.first, t >= first.start else {
       return id.defaultValue
     }
     // Last entry with start <= t.
@@ -91,11 +93,18 @@ public struct ControlTimeline: Sendable {
   public static func control(
     for parameter: EventParameterID, eventType: HapticEventType
   ) -> DynamicParameterID? {
-    let candidates = DynamicParameterID.allCases.filter {
-      $0.target == parameter && $0.isHaptic == eventType.isHaptic
+    let haptic = eventType.isHaptic
+    switch parameter {
+    case .hapticIntensity: return haptic ? .hapticIntensityControl : nil
+    case .hapticSharpness: return eventType == .hapticContinuous ? .hapticSharpnessControl : nil
+    case .attackTime: return haptic ? .hapticAttackTimeControl : .audioAttackTimeControl
+    case .decayTime: return haptic ? .hapticDecayTimeControl : .audioDecayTimeControl
+    case .releaseTime: return haptic ? .hapticReleaseTimeControl : .audioReleaseTimeControl
+    case .sustained: return nil
+    case .audioVolume: return haptic ? nil : .audioVolumeControl
+    case .audioPitch: return haptic ? nil : .audioPitchControl
+    case .audioPan: return haptic ? nil : .audioPanControl
+    case .audioBrightness: return haptic ? nil : .audioBrightnessControl
     }
-    guard let control = candidates.first else { return nil }
-    if control == .hapticSharpnessControl && eventType == .hapticTransient { return nil }
-    return control
   }
 }

@@ -66,6 +66,24 @@ public enum DynamicParameterID: String, Sendable, Hashable, CaseIterable, Codabl
     }
   }
 
+  /// The position of this case in `allCases` (0…11), for array-indexed tables.
+  public var ordinal: Int {
+    switch self {
+    case .hapticIntensityControl: return 0
+    case .hapticSharpnessControl: return 1
+    case .hapticAttackTimeControl: return 2
+    case .hapticDecayTimeControl: return 3
+    case .hapticReleaseTimeControl: return 4
+    case .audioVolumeControl: return 5
+    case .audioPanControl: return 6
+    case .audioPitchControl: return 7
+    case .audioBrightnessControl: return 8
+    case .audioAttackTimeControl: return 9
+    case .audioDecayTimeControl: return 10
+    case .audioReleaseTimeControl: return 11
+    }
+  }
+
   /// Clamps `value` into ``range``.
   public func clamp(_ value: Double) -> Double {
     min(max(value, range.lowerBound), range.upperBound)

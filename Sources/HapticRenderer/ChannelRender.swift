@@ -42,6 +42,7 @@ public struct ChannelRender: Sendable {
   private let levelBytes: Int
   private let maxLevel: Int
   private let period: Double
+  private var peakLevel = 0
   /// What has been rendered so far.
   public private(set) var stats = RenderStats()
 
@@ -64,7 +65,10 @@ public struct ChannelRender: Sendable {
     guard let frame = renderer.next() else { return nil }
     stats.frames += 1
     stats.duration = Double(frame.index + 1) * period
-    stats.peakAmplitude = Swift.max(stats.peakAmplitude, Double(abs(frame.level)) / Double(maxLevel))
+    if abs(frame.level) > peakLevel {
+      peakLevel = abs(frame.level)
+      stats.peakAmplitude = Double(peakLevel) / Double(maxLevel)
+    }
     let closed = encoder.add(frame)
     if let closed { record(closed) }
     return (frame, closed)

@@ -12,6 +12,8 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   private let map: PerceptualMap
   private let period: Double
   private let events: [HapticEvent]
+  /// The frame each event starts on (round(time / period)), parallel to `events`.
+  private let startFrames: [Int]
   private let controls: ControlTimeline
   private var intensityControl: ControlCursor
   private var sharpnessControl: ControlCursor
@@ -19,9 +21,19 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   private var nextEvent = 0
   private var active: [Voice] = []
   private var frameIndex = 0
-  private var lastFrequency: Int
+  private var lastFrequency: Double
   private var lastCrispness = 1.0
   private var finished = false
+  /// The earliest end frame among the active voices.
+  private var nextVoiceEnd = Int.max
+  private let windows: TransientWindows
+  private let maxLevel: Int
+  private let minLevel: Int
+  private let reportsFrequency: Bool
+  /// The last mixed (acceleration, frequency) and the drive it mapped to.
+  private var lastMix = (g: -1.0, hz: -1.0, drive: 0.0)
+  /// The rated acceleration at `lastMix.hz`.
+  private var lastRated = 0.0
 
   /// Prepares rendering of `pattern` for `channel` of `profile`.
   ///
@@ -47,10 +59,15 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
       actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
     period = profile.framePeriod
     events = pattern.events.filter(\.type.isHaptic)
+    startFrames = events.map { Int(($0.time / profile.framePeriod).rounded(.toNearestOrEven)) }
     controls = ControlTimeline(pattern)
     intensityControl = ControlCursor(.hapticIntensityControl, pattern: pattern)
     sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: pattern)
     lastFrequency = map.frequency(sharpness: 0.5)
+    windows = TransientWindows(kind: actuator.kind, map: map)
+    maxLevel = profile.maxLevel
+    minLevel = profile.minLevel
+    reportsFrequency = profile.frequencyControl != nil
     if profile.shaping == .host {
       // At rest once the modelled vibration is below half the detection threshold.
       let threshold = DetectionThreshold.acceleration(at: actuator.resonantFrequency)
@@ -72,30 +89,33 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   /// LRA: 2 − sharpness cycles (1 to 2) at the drive frequency, at least 4 ms. ERM: 60 ms at
   /// sharpness 0 down to 25 ms at 1 (a motor needs drive time to spin up at all).
   public func transientWindow(sharpness: Double) -> Double {
-    let s = Swift.min(Swift.max(sharpness, 0), 1)
-    switch actuator.kind {
-    case .lra:
-      let hz = Double(map.frequency(sharpness: s))
-      return Swift.max((2 - s) / hz, 0.004)
-    case .erm:
-      return 0.060 - 0.035 * s
-    }
+    windows.seconds(sharpness: sharpness)
   }
 
   /// The next frame, or `nil` after the final zero frame.
   public mutating func next() -> Frame? {
     guard !finished else { return nil }
     let k = frameIndex
+    // Silence between events: nothing sounding, the actuator at rest, no event due.
+    if active.isEmpty && (shaper?.isAtRest ?? true) && nextEvent < events.count
+      && startFrames[nextEvent] > k
+    {
+      frameIndex += 1
+      return Frame(index: k, level: 0, frequency: reportsFrequency ? Int(lastFrequency.rounded(.toNearestOrEven)) : 0)
+    }
     let t = Double(k) * period
     admitVoices(upTo: k)
-    active.removeAll { $0.endFrame <= k }
+    if k >= nextVoiceEnd {
+      active.removeAll { $0.endFrame <= k }
+      nextVoiceEnd = active.reduce(Int.max) { Swift.min($0, $1.endFrame) }
+    }
 
     let (target, hz) = mix(at: t, frame: k)
     var level: Int
     if var shaping = shaper {
       let drive = shaping.drive(toward: target, crispness: lastCrispness)
       level = quantize(drive)
-      shaping.advance(sent: Double(level) / Double(profile.maxLevel), target: target)
+      shaping.advance(sent: Double(level) / Double(maxLevel), target: target)
       shaper = shaping
     } else {
       level = quantize(target)
@@ -104,17 +124,19 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
       finished = true
     }
     frameIndex += 1
-    return Frame(index: k, level: level, frequency: profile.frequencyControl == nil ? 0 : hz)
+    return Frame(index: k, level: level, frequency: reportsFrequency ? Int(hz.rounded(.toNearestOrEven)) : 0)
   }
 
   private mutating func admitVoices(upTo k: Int) {
     while nextEvent < events.count {
+      guard startFrames[nextEvent] <= k else { break }
       let event = events[nextEvent]
-      guard Int((event.time / period).rounded()) <= k else { break }
       nextEvent += 1
-      let window = transientWindow
-      if let voice = Voice.make(event, controls: controls, framePeriod: period, transientWindow: window) {
+      if let voice = Voice.make(event, controls: controls, framePeriod: period, windows: windows),
+        voice.endFrame > k
+      {
         active.append(voice)
+        nextVoiceEnd = Swift.min(nextVoiceEnd, voice.endFrame)
       }
     }
   }
@@ -123,42 +145,56 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   ///
   /// Voices add in power (a = √Σ aᵢ², incoherent vibrations); the frequency is the power-weighted
   /// mean of the voices' frequencies.
-  private mutating func mix(at t: Double, frame k: Int) -> (Double, Int) {
+  private mutating func mix(at t: Double, frame k: Int) -> (Double, Double) {
     guard !active.isEmpty else { return (0, lastFrequency) }
-    let intensityScale = intensityControl.value(at: t)
-    let sharpnessOffset = sharpnessControl.value(at: t)
+    let intensityScale = intensityControl.isConstant ? 1 : intensityControl.value(at: t)
+    let sharpnessOffset = sharpnessControl.isConstant ? 0 : sharpnessControl.value(at: t)
     var power = 0.0
     var weightedHz = 0.0
     var crispness = 0.0
     let amplitudeOnly = map.band == nil
-    for voice in active {
+    for index in active.indices {
       let intensity: Double
       let sharpness: Double
-      switch voice.kind {
+      switch active[index].kind {
       case .transient:
-        intensity = Swift.min(voice.baseIntensity * voice.onsetControl, 1)
-        sharpness = voice.baseSharpness
+        intensity = Swift.min(active[index].baseIntensity * active[index].onsetControl, 1)
+        sharpness = active[index].baseSharpness
         crispness = 1
       case .continuous:
-        let envelope = voice.envelope(at: Double(k - voice.startFrame) * period)
-        intensity = Swift.min(voice.baseIntensity * intensityScale, 1) * envelope
-        sharpness = Swift.min(Swift.max(voice.baseSharpness + sharpnessOffset, 0), 1)
+        let envelope = active[index].envelope(at: Double(k - active[index].startFrame) * period)
+        intensity = Swift.min(active[index].baseIntensity * intensityScale, 1) * envelope
+        sharpness = Swift.min(Swift.max(active[index].baseSharpness + sharpnessOffset, 0), 1)
         crispness = Swift.max(crispness, amplitudeOnly ? sharpness : 1)
       }
       let hz = map.frequency(sharpness: sharpness)
-      let g = map.acceleration(intensity: intensity, hz: hz)
+      if intensity != active[index].cachedIntensity || hz != active[index].cachedHz {
+        active[index].cachedIntensity = intensity
+        active[index].cachedHz = hz
+        if hz != active[index].cachedThresholdHz {
+          active[index].cachedThresholdHz = hz
+          active[index].cachedThreshold = map.threshold(at: hz)
+        }
+        active[index].cachedAcceleration = map.acceleration(
+          intensity: intensity, threshold: active[index].cachedThreshold)
+      }
+      let g = active[index].cachedAcceleration
       power += g * g
-      weightedHz += g * g * Double(hz)
+      weightedHz += g * g * hz
     }
     lastCrispness = crispness
     guard power > 0 else { return (0, lastFrequency) }
-    let hz = Int((weightedHz / power).rounded())
+    let hz = weightedHz / power
     lastFrequency = hz
-    return (map.drive(acceleration: power.squareRoot(), hz: hz), hz)
+    if power != lastMix.g || hz != lastMix.hz {
+      if hz != lastMix.hz { lastRated = map.ratedAcceleration(at: hz) }
+      lastMix = (power, hz, map.drive(acceleration: power.squareRoot(), ratedAcceleration: lastRated))
+    }
+    return (lastMix.drive, hz)
   }
 
   private func quantize(_ drive: Double) -> Int {
-    let level = Int((drive * Double(profile.maxLevel)).rounded())
-    return Swift.min(Swift.max(level, profile.minLevel), profile.maxLevel)
+    let level = Int((drive * Double(maxLevel)).rounded(.toNearestOrEven))
+    return Swift.min(Swift.max(level, minLevel), maxLevel)
   }
 }

@@ -98,36 +98,65 @@ struct PerceptualMap: Sendable {
     return actuator.ratedAcceleration * magnitude / q
   }
 
-  /// The drive frequency in whole Hz for `sharpness` (linear in Hz across the band, as
-  /// Android 16), or the resonant frequency on amplitude-only boards.
-  func frequency(sharpness: Double) -> Int {
-    guard let band else { return Int(actuator.resonantFrequency.rounded()) }
+  /// The drive frequency in Hz for `sharpness` (linear in Hz across the band, as Android 16),
+  /// or the resonant frequency on amplitude-only boards. Not rounded: the tables interpolate,
+  /// so a sharpness sweep gives a smooth target; frames round it to whole Hz.
+  func frequency(sharpness: Double) -> Double {
+    guard let band else { return actuator.resonantFrequency }
     let s = min(max(sharpness, 0), 1)
-    return band.lowerBound + Int((s * Double(band.upperBound - band.lowerBound)).rounded())
+    return Double(band.lowerBound) + s * Double(band.upperBound - band.lowerBound)
   }
 
-  private func index(_ hz: Int) -> Int {
-    min(max(hz - tableStart, 0), thresholdDB.count - 1)
+  /// Linear interpolation in a per-Hz table at `hz` (a single-entry table is a constant).
+  private func interpolate(_ table: [Double], _ hz: Double) -> Double {
+    if table.count == 1 { return table[0] }
+    let position = min(max(hz - Double(tableStart), 0), Double(table.count - 1))
+    let lower = Int(position)
+    guard lower + 1 < table.count else { return table[lower] }
+    let fraction = position - Double(lower)
+    return table[lower] + (table[lower + 1] - table[lower]) * fraction
+  }
+
+  /// The detection threshold in dB re 1 G at `hz`.
+  func threshold(at hz: Double) -> Double {
+    interpolate(thresholdDB, hz)
   }
 
   /// The target acceleration in G for `intensity` at `hz`; 0 for intensity 0.
-  func acceleration(intensity: Double, hz: Int) -> Double {
+  func acceleration(intensity: Double, hz: Double) -> Double {
+    acceleration(intensity: intensity, threshold: threshold(at: hz))
+  }
+
+  /// The target acceleration in G for `intensity` where the detection threshold is
+  /// `threshold` dB re 1 G.
+  func acceleration(intensity: Double, threshold: Double) -> Double {
     guard intensity > 0 else { return 0 }
-    let i = index(hz)
+    // 10^(dB/20) as exp(dB · ln10/20): the same value, without the cost of `pow`.
+    let decibelToRatio = 0.11512925464970229
     switch mapping {
     case .sensationLevel:
-      return pow(10, (min(intensity, 1) * maxSensationLevel + thresholdDB[i]) / 20)
+      return exp((min(intensity, 1) * maxSensationLevel + threshold) * decibelToRatio)
     case .square:
-      let peak = pow(10, (maxSensationLevel + thresholdDB[i]) / 20)
+      let peak = exp((maxSensationLevel + threshold) * decibelToRatio)
       return min(intensity, 1) * min(intensity, 1) * peak
     }
   }
 
   /// The drive level (fraction of full scale, ≤ the rated amplitude) that gives acceleration
   /// `g` at `hz`: linear for an LRA, square-root for an ERM (its acceleration ∝ speed²).
-  func drive(acceleration g: Double, hz: Int) -> Double {
+  func drive(acceleration g: Double, hz: Double) -> Double {
+    drive(acceleration: g, ratedAcceleration: ratedAcceleration(at: hz))
+  }
+
+  /// The actuator's acceleration at rated drive at `hz` (from the per-Hz table).
+  func ratedAcceleration(at hz: Double) -> Double {
+    interpolate(maxAcceleration, hz)
+  }
+
+  /// ``drive(acceleration:hz:)`` with the rated acceleration at the frequency already looked up.
+  func drive(acceleration g: Double, ratedAcceleration rated: Double) -> Double {
     guard g > 0 else { return 0 }
-    let ratio = min(g / maxAcceleration[index(hz)], 1)
+    let ratio = min(g / rated, 1)
     let level = actuator.kind == .erm ? ratio.squareRoot() : ratio
     return actuator.ratedAmplitude * level
   }

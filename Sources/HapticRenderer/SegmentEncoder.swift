@@ -16,6 +16,9 @@ public struct SegmentEncoder: Sendable {
   private var levelHigh = Double.infinity
   private var hzLow = -Double.infinity
   private var hzHigh = Double.infinity
+  /// True while every frame of the open segment equals its first: then the intervals are
+  /// exactly ±tolerance / (last offset), and they are only materialised when the run ends.
+  private var flat = true
 
   /// Creates an encoder.
   public init() {}
@@ -26,6 +29,21 @@ public struct SegmentEncoder: Sendable {
       open(at: frame)
       return nil
     }
+    if flat && frame.level == first.level && frame.frequency == first.frequency
+      && frame.index == previous.index + 1 && count < Self.maxFrames
+    {
+      last = frame
+      count += 1
+      return nil
+    }
+    if flat && count > 1 {
+      let span = Double(previous.index - first.index)
+      levelLow = -Self.tolerance / span
+      levelHigh = Self.tolerance / span
+      hzLow = levelLow
+      hzHigh = levelHigh
+    }
+    flat = false
     let j = Double(frame.index - first.index)
     let levelSlope = Double(frame.level - first.level) / j
     let hzSlope = Double(frame.frequency - first.frequency) / j
@@ -63,6 +81,7 @@ public struct SegmentEncoder: Sendable {
     levelHigh = .infinity
     hzLow = -.infinity
     hzHigh = .infinity
+    flat = true
   }
 
   private func segment(from first: Frame, to last: Frame) -> Segment {

@@ -55,10 +55,20 @@ public enum SegmentPayload {
     if flags & Flag.frequencyRamp != 0 { appendHz(segment.endFrequency) }
   }
 
-  /// The encoded size of `segment` in bytes.
+  /// The encoded size of `segment` in bytes (what ``encode(_:after:levelBytes:into:)``
+  /// appends), computed without encoding.
   public static func size(_ segment: Segment, after previous: Segment?, levelBytes: Int) -> Int {
-    var bytes: [UInt8] = []
-    encode(segment, after: previous, levelBytes: levelBytes, into: &bytes)
-    return bytes.count
+    var size = 1
+    var duration = segment.frames >> 7
+    size += 1
+    while duration > 0 {
+      size += 1
+      duration >>= 7
+    }
+    if segment.startLevel != (previous?.endLevel ?? 0) { size += levelBytes }
+    if segment.endLevel != segment.startLevel { size += levelBytes }
+    if segment.startFrequency != (previous?.endFrequency ?? 0) { size += 2 }
+    if segment.endFrequency != segment.startFrequency { size += 2 }
+    return size
   }
 }

@@ -27,6 +27,14 @@ struct Voice: Sendable {
   let releaseStart: Double
   /// The envelope value when the release begins.
   let releaseLevel: Double
+  /// The last (intensity, frequency) mapped and its acceleration, so an unchanged voice costs
+  /// no `pow` per frame.
+  var cachedIntensity = -1.0
+  var cachedHz = -1.0
+  var cachedAcceleration = 0.0
+  /// The detection threshold (dB) at `cachedThresholdHz`.
+  var cachedThresholdHz = -1.0
+  var cachedThreshold = 0.0
 
   /// The envelope (0…1) at `s` seconds after the voice start; transients are flat.
   func envelope(at s: Double) -> Double {
@@ -52,25 +60,25 @@ struct Voice: Sendable {
 }
 
 extension Voice {
-  /// Builds the voice of a haptic event, or `nil` for audio events and silent ones.
+  /// Builds the voice of a haptic event, or `nil` for audio events and continuous events that
+  /// last no frame at all.
   ///
   /// - Parameters:
   ///   - event: the event.
   ///   - controls: for controls sampled once (envelope times at onset and release, the
   ///     transient's intensity).
   ///   - framePeriod: seconds per frame.
-  ///   - transientWindow: the transient drive window in seconds for the event's sharpness.
+  ///   - windows: the transient drive window (seconds) for a sharpness.
   static func make(
-    _ event: HapticEvent, controls: ControlTimeline, framePeriod: Double,
-    transientWindow: (Double) -> Double
+    _ event: HapticEvent, controls: ControlTimeline, framePeriod: Double, windows: TransientWindows
   ) -> Voice? {
     guard event.type.isHaptic else { return nil }
-    let start = Int((event.time / framePeriod).rounded())
+    let start = Int((event.time / framePeriod).rounded(.toNearestOrEven))
     let intensity = HapticCore.EventParameterID.hapticIntensity.clamp(event.value(of: .hapticIntensity))
     let sharpness = HapticCore.EventParameterID.hapticSharpness.clamp(event.value(of: .hapticSharpness))
     if event.type == .hapticTransient {
       let control = controls.value(.hapticIntensityControl, at: event.time)
-      let window = transientWindow(sharpness)
+      let window = windows.seconds(sharpness: sharpness)
       let frames = max(1, Int((window / framePeriod).rounded()))
       return Voice(
         kind: .transient, startFrame: start, endFrame: start + frames, baseIntensity: intensity,

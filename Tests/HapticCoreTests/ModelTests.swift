@@ -104,3 +104,23 @@ struct ModelTests {
     #expect(event.givenValue(of: .attackTime) == nil)
   }
 }
+
+@Suite("Dynamic parameter tables")
+struct DynamicParameterTableTests {
+  @Test("ordinal is the position in allCases")
+  func ordinals() {
+    #expect(DynamicParameterID.allCases.map(\.ordinal) == Array(0..<DynamicParameterID.allCases.count))
+  }
+
+  @Test("The control for each event parameter matches the target and kind rules")
+  func controlTable() {
+    for type in HapticEventType.allCases {
+      for parameter in EventParameterID.allCases {
+        // The rule spelled out: same target, same kind (haptic/audio), sharpness not on transients.
+        var expected = DynamicParameterID.allCases.first { $0.target == parameter && $0.isHaptic == type.isHaptic }
+        if expected == .hapticSharpnessControl && type != .hapticContinuous { expected = nil }
+        #expect(ControlTimeline.control(for: parameter, eventType: type) == expected, "\(parameter) on \(type)")
+      }
+    }
+  }
+}
