@@ -3,64 +3,87 @@ import HapticCore
 /// Evaluates one dynamic parameter at non-decreasing times in amortised O(1).
 ///
 /// Same rule as ``HapticCore/ControlTimeline``: the entry that took effect last wins, the
-/// neutral default applies before any entry, values clamp to the control's range.
+/// neutral default applies before any entry, values clamp to the control's range. Entries and
+/// curve points live in flat arrays (no per-frame copies of curves), and a point cursor walks
+/// forward through the current curve.
 struct ControlCursor: Sendable {
-  private enum Source: Sendable {
-    case step(Double)
-    case curve(ParameterCurve)
+  private struct Entry: Sendable {
+    /// Pattern time at which the entry takes effect.
+    let start: Double
+    /// A step's value (unused for curves).
+    let value: Double
+    /// For curves: the curve's time and its points' range in `pointTimes`/`pointValues`.
+    let curveTime: Double
+    let firstPoint: Int
+    let pointCount: Int
   }
 
   private let id: DynamicParameterID
-  private let starts: [Double]
-  private let sources: [Source]
+  private let low: Double
+  private let high: Double
+  private let entries: [Entry]
+  private let pointTimes: [Double]
+  private let pointValues: [Double]
   private var index = -1
   /// Within the current curve: the last control point at or before the last time asked.
   private var point = 0
 
   init(_ id: DynamicParameterID, pattern: HapticPattern) {
     self.id = id
-    var entries: [(start: Double, source: Source)] = []
+    low = id.range.lowerBound
+    high = id.range.upperBound
+    var collected: [Entry] = []
+    var times: [Double] = []
+    var values: [Double] = []
     for parameter in pattern.parameters where parameter.id == id {
-      entries.append((parameter.time, .step(parameter.value)))
+      collected.append(Entry(start: parameter.time, value: parameter.value, curveTime: 0, firstPoint: 0, pointCount: 0))
     }
     for curve in pattern.curves where curve.id == id {
-      entries.append((curve.effectiveStart, .curve(curve)))
+      guard !curve.controlPoints.isEmpty else {
+        // A curve without points holds the neutral default (as ControlTimeline does).
+        collected.append(Entry(start: curve.time, value: id.defaultValue, curveTime: 0, firstPoint: 0, pointCount: 0))
+        continue
+      }
+      collected.append(Entry(
+        start: curve.effectiveStart, value: 0, curveTime: curve.time, firstPoint: times.count,
+        pointCount: curve.controlPoints.count))
+      times += curve.controlPoints.map(\.time)
+      values += curve.controlPoints.map(\.value)
     }
-    let order = entries.indices.sorted { a, b in
-      entries[a].start < entries[b].start || (entries[a].start == entries[b].start && a < b)
+    let order = collected.indices.sorted { a, b in
+      collected[a].start < collected[b].start || (collected[a].start == collected[b].start && a < b)
     }
-    starts = order.map { entries[$0].start }
-    sources = order.map { entries[$0].source }
+    entries = order.map { collected[$0] }
+    pointTimes = times
+    pointValues = values
   }
 
   /// True when the pattern never sets this control (it stays at its default).
-  var isConstant: Bool { starts.isEmpty }
+  var isConstant: Bool { entries.isEmpty }
 
   /// The value at `t`; `t` must not decrease between calls.
   mutating func value(at t: Double) -> Double {
-    while index + 1 < starts.count && starts[index + 1] <= t {
+    while index + 1 < entries.count && entries[index + 1].start <= t {
       index += 1
       point = 0
     }
     guard index >= 0 else { return id.defaultValue }
-    switch sources[index] {
-    case .step(let value): return id.clamp(value)
-    case .curve(let curve): return id.clamp(curveValue(curve, at: t))
-    }
+    let entry = entries[index]
+    let raw = entry.pointCount == 0 ? entry.value : curveValue(entry, at: t - entry.curveTime)
+    return Swift.min(Swift.max(raw, low), high)
   }
 
-  /// ``ParameterCurve/value(at:)`` by walking forward from the last point instead of searching.
-  private mutating func curveValue(_ curve: ParameterCurve, at patternTime: Double) -> Double {
-    let points = curve.controlPoints
-    guard let first = points.first, let last = points.last else { return id.defaultValue }
-    let t = patternTime - curve.time
-    if t < first.time { return first.value }
-    if t >= last.time { return last.value }
-    while point + 1 < points.count && points[point + 1].time <= t { point += 1 }
-    let a = points[point]
-    let b = points[point + 1]
-    let span = b.time - a.time
-    if span <= 0 { return b.value }
-    return a.value + (b.value - a.value) * ((t - a.time) / span)
+  /// The curve's value `t` seconds after its start, walking forward from the last point.
+  private mutating func curveValue(_ entry: Entry, at t: Double) -> Double {
+    let first = entry.firstPoint
+    let last = first + entry.pointCount - 1
+    if t < pointTimes[first] { return pointValues[first] }
+    if t >= pointTimes[last] { return pointValues[last] }
+    if point < first { point = first }
+    while point + 1 <= last && pointTimes[point + 1] <= t { point += 1 }
+    let span = pointTimes[point + 1] - pointTimes[point]
+    if span <= 0 { return pointValues[point + 1] }
+    let a = pointValues[point]
+    return a + (pointValues[point + 1] - a) * ((t - pointTimes[point]) / span)
   }
 }

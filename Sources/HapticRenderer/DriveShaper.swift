@@ -15,6 +15,8 @@ struct DriveShaper: Sendable {
   private let alphaCoast: Double
   private let stopThreshold: Double
   private let settleBand: Double
+  /// α / (1 − α): the deadbeat and feed-forward gain (≈ τ / T).
+  private let gain: Double
   /// The modelled envelope, in fractions of full-scale drive.
   private(set) var envelope = 0.0
   /// The target of the previous frame, to tell a steady target from a moving one.
@@ -32,6 +34,7 @@ struct DriveShaper: Sendable {
     alphaCoast = exp(-framePeriod / actuator.coastTimeConstant)
     self.stopThreshold = stopThreshold
     settleBand = resolution
+    gain = alphaDrive / (1 - alphaDrive)
   }
 
   /// True when the actuator is modelled as at rest.
@@ -40,7 +43,6 @@ struct DriveShaper: Sendable {
   /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1.
   func drive(toward target: Double, crispness: Double) -> Double {
     if target <= 0 && envelope < stopThreshold { return 0 }
-    let gain = alphaDrive / (1 - alphaDrive)
     let c = min(max(crispness, 0), 1)
     let upper = target + (1 - target) * c
     let lower = target * (1 - c) - c

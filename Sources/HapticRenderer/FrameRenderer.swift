@@ -28,6 +28,8 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   private var nextVoiceEnd = Int.max
   private let windows: TransientWindows
   private let maxLevel: Int
+  /// 1 / maxLevel: one level as a fraction of full scale.
+  private let levelScale: Double
   private let minLevel: Int
   private let reportsFrequency: Bool
   /// The last mixed (acceleration, frequency) and the drive it mapped to.
@@ -66,6 +68,7 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
     lastFrequency = map.frequency(sharpness: 0.5)
     windows = TransientWindows(kind: actuator.kind, map: map)
     maxLevel = profile.maxLevel
+    levelScale = 1 / Double(profile.maxLevel)
     minLevel = profile.minLevel
     reportsFrequency = profile.frequencyControl != nil
     if profile.shaping == .host {
@@ -115,7 +118,7 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
     if var shaping = shaper {
       let drive = shaping.drive(toward: target, crispness: lastCrispness)
       level = quantize(drive)
-      shaping.advance(sent: Double(level) / Double(maxLevel), target: target)
+      shaping.advance(sent: Double(level) * levelScale, target: target)
       shaper = shaping
     } else {
       level = quantize(target)
