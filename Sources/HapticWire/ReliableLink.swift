@@ -63,6 +63,10 @@ public struct ReliableLink: Sendable {
   }
 
   private let configuration: Configuration
+  /// This side's session id (sent in every frame).
+  public let session: UInt8
+  /// The peer's session id, once it started one.
+  private var peerSession: UInt8?
   private var timer: RetransmitTimer
   private var nextSeq: UInt8 = 0
   private var sessionStarted = false
@@ -76,8 +80,14 @@ public struct ReliableLink: Sendable {
   public private(set) var statistics = Statistics()
 
   /// Creates a link in its initial state (the first frame it sends starts a session).
-  public init(configuration: Configuration = Configuration()) {
+  ///
+  /// - Parameters:
+  ///   - session: this side's session id; it must differ from the previous run's (a board uses
+  ///     its boot counter, the host a random byte).
+  ///   - configuration: window and timer settings.
+  public init(session: UInt8 = 0, configuration: Configuration = Configuration()) {
     self.configuration = configuration
+    self.session = session
     timer = configuration.timer
   }
 
@@ -110,7 +120,7 @@ public struct ReliableLink: Sendable {
     var flags: WireFrame.Flags = []
     if expected != nil { flags.insert(.ackValid) }
     return WireFrame(
-      version: version, flags: flags, seq: 0, ack: expected ?? 0, type: message.kind.rawValue,
+      version: version, flags: flags, session: session, seq: 0, ack: expected ?? 0, type: message.kind.rawValue,
       payload: message.payload()
     ).encoded()
   }
@@ -125,7 +135,8 @@ public struct ReliableLink: Sendable {
         sessionStarted = true
       }
       if expected != nil { flags.insert(.ackValid) }
-      let frame = WireFrame(flags: flags, seq: nextSeq, ack: expected ?? 0, type: next.type, payload: next.payload)
+      let frame = WireFrame(
+        flags: flags, session: session, seq: nextSeq, ack: expected ?? 0, type: next.type, payload: next.payload)
       inFlight.append(InFlight(seq: nextSeq, frame: frame, firstSent: now, lastSent: now, retransmitted: false))
       nextSeq &+= 1
       bytes += transmit(frame)
@@ -155,23 +166,33 @@ public struct ReliableLink: Sendable {
         output.events.append(.versionMismatch(frame.version))
         continue
       }
-      if frame.flags.contains(.ackValid) { processAck(frame.ack, now: now, output: &output) }
+      let startsSession = frame.flags.contains(.reliable) && frame.flags.contains(.syn)
+      // Frames from a session other than the peer's current one are stale (or from a peer that
+      // restarted and has not sent its SYN yet): ignore them, acks included.
+      if !startsSession, let peerSession, frame.session != peerSession { continue }
+      if frame.flags.contains(.ackValid) {
+        processAck(frame.ack, now: now, output: &output)
+      }
       guard frame.flags.contains(.reliable) else {
         if frame.type != WireMessage.Kind.ack.rawValue { output.frames.append(frame) }
         continue
       }
       mustAck = true
-      if frame.flags.contains(.syn) {
-        if let expected, frame.seq == expected &- 1 {
-          // A retransmitted SYN we already took: a duplicate.
-          statistics.duplicatesDropped += 1
-          continue
+      if startsSession {
+        if frame.session == peerSession, let expected {
+          // A SYN of the session we already follow: a retransmission.
+          if Int8(bitPattern: frame.seq &- expected) < 0 {
+            statistics.duplicatesDropped += 1
+            continue
+          }
+        } else {
+          if peerSession != nil {
+            output.events.append(.peerRestarted)
+            restartSending(now: now, output: &output)
+          }
+          peerSession = frame.session
+          expected = frame.seq
         }
-        if expected != nil {
-          output.events.append(.peerRestarted)
-          restartSending(now: now, output: &output)
-        }
-        expected = frame.seq
       }
       guard let current = expected else { continue }  // no session yet: wait for a SYN
       if frame.seq == current {
@@ -186,7 +207,8 @@ public struct ReliableLink: Sendable {
     }
     if mustAck, let expected {
       lastAckSent = expected
-      let ack = WireFrame(flags: [.ackValid], seq: 0, ack: expected, type: WireMessage.Kind.ack.rawValue, payload: [])
+      let ack = WireFrame(
+        flags: [.ackValid], session: session, seq: 0, ack: expected, type: WireMessage.Kind.ack.rawValue, payload: [])
       output.bytes += ack.encoded()
     }
     output.bytes += fillWindow(now: now)
@@ -203,6 +225,8 @@ public struct ReliableLink: Sendable {
       inFlight.removeFirst(acknowledged)
       duplicateAcks = 0
       consecutiveTimeouts = 0
+      // Progress: drop the exponential backoff (frames sent from now on give fresh samples).
+      timer.resetBackoff()
     } else if ack == first.seq {
       duplicateAcks += 1
       if duplicateAcks == 2 {
@@ -249,8 +273,8 @@ public struct ReliableLink: Sendable {
     return bytes
   }
 
-  /// Forgets everything and starts over (after reopening a port).
-  public mutating func reset() {
-    self = ReliableLink(configuration: configuration)
+  /// Forgets everything and starts over with a new session id (after reopening a port).
+  public mutating func reset(session: UInt8) {
+    self = ReliableLink(session: session, configuration: configuration)
   }
 }

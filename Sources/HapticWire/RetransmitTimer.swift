@@ -38,6 +38,13 @@ public struct RetransmitTimer: Sendable, Hashable {
     timeout = min(max((smoothedRTT ?? rtt) + max(4 * rttVariation, granularity), minimum), maximum)
   }
 
+  /// Returns the timeout to the estimate (after an acknowledgement of new data ends a run of
+  /// timeouts), or to the initial value before any sample.
+  public mutating func resetBackoff() {
+    guard let srtt = smoothedRTT else { return }
+    timeout = min(max(srtt + max(4 * rttVariation, granularity), minimum), maximum)
+  }
+
   /// Doubles the timeout after a retransmission timeout.
   public mutating func backOff() {
     timeout = min(timeout * 2, maximum)

@@ -1,13 +1,16 @@
 /// One frame of the hapticctl wire protocol (docs/protocol.md §3), before COBS encoding:
 ///
-/// `[version:1][flags:1][seq:1][ack:1][type:1][payload:0…248][crc16:2, little-endian]`
+/// `[version:1][flags:1][session:1][seq:1][ack:1][type:1][length:1][payload:0…246][crc16:2, LE]`
+///
+/// The length byte guards against inserted or lost bytes that a CRC without a final XOR would
+/// let through (a duplicated trailing zero byte, for one).
 public struct WireFrame: Sendable, Hashable {
   /// The protocol major version this implementation speaks.
   public static let protocolVersion: UInt8 = 1
   /// Header bytes before the payload.
-  public static let headerSize = 5
+  public static let headerSize = 7
   /// Largest payload in bytes.
-  public static let maxPayload = 248
+  public static let maxPayload = 246
   /// Largest frame before COBS: header + payload + CRC.
   public static let maxFrameSize = headerSize + maxPayload + 2
   /// Largest frame on the wire: COBS adds 2 bytes at this size, plus the 0x00 delimiter.
@@ -30,6 +33,9 @@ public struct WireFrame: Sendable, Hashable {
   public var version: UInt8
   /// Flag bits.
   public var flags: Flags
+  /// The sender's session: chosen when its link starts, so a restarted peer's first frames are
+  /// told apart from retransmissions of an earlier session.
+  public var session: UInt8
   /// The sender's sequence number for reliable frames (mod 256).
   public var seq: UInt8
   /// The next sequence number the sender expects from its peer (cumulative acknowledgement).
@@ -41,11 +47,12 @@ public struct WireFrame: Sendable, Hashable {
 
   /// Creates a frame.
   public init(
-    version: UInt8 = WireFrame.protocolVersion, flags: Flags, seq: UInt8, ack: UInt8, type: UInt8,
-    payload: [UInt8]
+    version: UInt8 = WireFrame.protocolVersion, flags: Flags, session: UInt8 = 0, seq: UInt8, ack: UInt8,
+    type: UInt8, payload: [UInt8]
   ) {
     self.version = version
     self.flags = flags
+    self.session = session
     self.seq = seq
     self.ack = ack
     self.type = type
@@ -54,7 +61,7 @@ public struct WireFrame: Sendable, Hashable {
 
   /// The frame's bytes with CRC, before COBS.
   public var rawBytes: [UInt8] {
-    var bytes = [version, flags.rawValue, seq, ack, type] + payload
+    var bytes = [version, flags.rawValue, session, seq, ack, type, UInt8(clamping: payload.count)] + payload
     let crc = CRC16.checksum(bytes)
     bytes.append(UInt8(truncatingIfNeeded: crc))
     bytes.append(UInt8(truncatingIfNeeded: crc >> 8))
@@ -71,7 +78,7 @@ public struct WireFrame: Sendable, Hashable {
   /// The version is returned as found; callers decide what to do with other versions.
   public static func parse(raw bytes: [UInt8]) throws(WireError) -> WireFrame {
     guard bytes.count >= headerSize + 2 else {
-      throw WireError(.tooShort, "\(bytes.count) bytes is shorter than a frame (7)")
+      throw WireError(.tooShort, "\(bytes.count) bytes is shorter than a frame (\(headerSize + 2))")
     }
     guard bytes.count <= maxFrameSize else {
       throw WireError(.tooLong, "\(bytes.count) bytes is longer than a frame (\(maxFrameSize))")
@@ -81,8 +88,12 @@ public struct WireFrame: Sendable, Hashable {
     guard CRC16.checksum(body) == expected else {
       throw WireError(.badChecksum, "CRC mismatch")
     }
+    let payloadCount = bytes.count - headerSize - 2
+    guard Int(bytes[6]) == payloadCount else {
+      throw WireError(.badPayload, "length byte says \(bytes[6]) but the frame holds \(payloadCount) payload bytes")
+    }
     return WireFrame(
-      version: bytes[0], flags: Flags(rawValue: bytes[1]), seq: bytes[2], ack: bytes[3], type: bytes[4],
-      payload: Array(bytes[headerSize..<(bytes.count - 2)]))
+      version: bytes[0], flags: Flags(rawValue: bytes[1]), session: bytes[2], seq: bytes[3], ack: bytes[4],
+      type: bytes[5], payload: Array(bytes[headerSize..<(bytes.count - 2)]))
   }
 }
