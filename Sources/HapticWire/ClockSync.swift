@@ -14,7 +14,7 @@ public struct ClockSync: Sendable {
 
   /// Board ticks per second, as the board reports it.
   public let clockFrequency: Double
-  /// How many recent samples are kept.
+  /// How many recent samples are kept (256 at one query per 50 ms is about 13 s).
   public let windowSize: Int
   private var samples: [Sample] = []
   private var reference: Double?
@@ -23,7 +23,7 @@ public struct ClockSync: Sendable {
   private var lastTicks: UInt64 = 0
 
   /// Creates an estimator for a board clock of `clockFrequency` Hz.
-  public init(clockFrequency: Double, windowSize: Int = 64) {
+  public init(clockFrequency: Double, windowSize: Int = 256) {
     self.clockFrequency = clockFrequency
     self.windowSize = max(windowSize, 4)
   }
@@ -59,8 +59,12 @@ public struct ClockSync: Sendable {
 
   private mutating func fit() {
     guard let reference, let fastest = minimumRoundTrip else { return }
-    // Keep the round trips within 50 % (and at least 20 µs) of the fastest.
-    let limit = fastest + max(0.5 * fastest, 20e-6)
+    // Keep the fastest third of the round trips (at least 8, and all within 20 µs of the
+    // fastest): their midpoints are closest to when the board read its clock, and with many of
+    // them the remaining asymmetry averages out.
+    let sorted = samples.map(\.roundTrip).sorted()
+    let quantile = sorted[min(sorted.count - 1, max(7, sorted.count / 3))]
+    let limit = max(quantile, fastest + 20e-6)
     let chosen = samples.filter { $0.roundTrip <= limit }
     let n = Double(chosen.count)
     let meanX = chosen.reduce(0) { $0 + ($1.hostMid - reference) } / n

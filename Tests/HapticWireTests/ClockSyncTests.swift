@@ -1,0 +1,52 @@
+import Foundation
+import HapticTestSupport
+import HapticWire
+import Testing
+
+@Suite("Clock sync")
+struct ClockSyncTests {
+  /// A board clock with an offset and a drift, queried over a jittery, asymmetric line.
+  static func converge(driftPPM: Double, seed: UInt64) -> (errors: [Double], sync: ClockSync) {
+    var rng = SplitMix(seed: seed)
+    func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+    let frequency = 1_000_000.0
+    let offset = 12.345
+    func board(atHost t: Double) -> Double { (offset + t * (1 + driftPPM * 1e-6)) * frequency }
+    var sync = ClockSync(clockFrequency: frequency)
+    var errors: [Double] = []
+    var t = 0.0
+    for _ in 0..<400 {
+      // 100–300 µs base each way, plus exponential jitter (mean 400 µs) on each leg.
+      let up = 0.0001 + 0.0002 * uniform() - 0.0004 * log(1 - uniform())
+      let down = 0.0001 + 0.0002 * uniform() - 0.0004 * log(1 - uniform())
+      let ticks = UInt64(board(atHost: t + up))
+      sync.add(hostSend: t, hostReceive: t + up + down, boardTicks: ticks)
+      let probe = t + 0.02
+      errors.append(abs(sync.boardTicks(atHost: probe) - board(atHost: probe)) / frequency)
+      t += 0.05
+    }
+    return (errors, sync)
+  }
+
+  @Test("Converges to ≤ 100 µs with ±200 ppm drift and jittery delays", arguments: [200.0, -200.0, 0.0])
+  func convergence(_ drift: Double) {
+    for seed in 1...5 as ClosedRange<UInt64> {
+      let (errors, sync) = Self.converge(driftPPM: drift, seed: seed)
+      let settled = errors.suffix(200)
+      #expect(settled.max() ?? 1 <= 100e-6, "drift \(drift) seed \(seed): worst \(settled.max() ?? 0)")
+      #expect(abs(sync.driftPPM - drift) < 20, "estimated drift \(sync.driftPPM)")
+      // The inverse mapping agrees.
+      let host = 12.0
+      #expect(abs(sync.hostTime(atBoardTicks: sync.boardTicks(atHost: host)) - host) < 1e-9)
+    }
+  }
+
+  @Test("32-bit board times extend to 64 bits across a wrap")
+  func extend() {
+    var sync = ClockSync(clockFrequency: 1_000_000)
+    sync.add(hostSend: 0, hostReceive: 0.001, boardTicks: 0x1_FFFF_FF00)
+    #expect(sync.extend(0xFFFF_FFF0) == 0x1_FFFF_FFF0)
+    #expect(sync.extend(0x0000_0010) == 0x2_0000_0010)
+    #expect(sync.extend(0xFFFF_0000) == 0x1_FFFF_0000)
+  }
+}
