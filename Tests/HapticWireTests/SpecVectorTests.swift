@@ -1,0 +1,69 @@
+import Foundation
+import HapticWire
+import Testing
+
+/// docs/protocol.md carries a test vector for every message; these tests keep the spec and the
+/// code in step. Set RECORD_VECTORS=1 to print the vectors the code produces.
+@Suite("Spec test vectors")
+struct SpecVectorTests {
+  static let specURL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("docs/protocol.md")
+
+  /// The frame every vector wraps its message in: session 0x5A, seq 7, ack 3.
+  static func frame(_ message: WireMessage) -> WireFrame {
+    let flags: WireFrame.Flags = message.kind == .ack ? [.ackValid] : [.reliable, .ackValid]
+    return WireFrame(
+      flags: flags, session: 0x5A, seq: message.kind == .ack ? 0 : 7, ack: 3, type: message.kind.rawValue,
+      payload: message.payload())
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
+  }
+
+  /// `name → hex` from the fenced block between the vector markers of the spec.
+  static func specVectors() throws -> [String: String] {
+    let text = try String(contentsOf: specURL, encoding: .utf8)
+    guard let begin = text.range(of: "<!-- vectors:begin -->"), let end = text.range(of: "<!-- vectors:end -->") else {
+      return [:]
+    }
+    var vectors: [String: String] = [:]
+    for line in text[begin.upperBound..<end.lowerBound].split(separator: "\n") {
+      let parts = line.split(separator: " ", maxSplits: 1)
+      guard parts.count == 2, !line.hasPrefix("```") else { continue }
+      vectors[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces)
+    }
+    return vectors
+  }
+
+  @Test("Every message has a vector in docs/protocol.md, and the code produces exactly it")
+  func vectorsMatch() throws {
+    if ProcessInfo.processInfo.environment["RECORD_VECTORS"] != nil {
+      for (name, message) in ExampleMessages.all {
+        print("\(name) \(Self.hex(Self.frame(message).encoded()))")
+      }
+    }
+    let vectors = try Self.specVectors()
+    #expect(vectors.count == ExampleMessages.all.count, "docs/protocol.md lists \(vectors.count) vectors")
+    for (name, message) in ExampleMessages.all {
+      let expected = try #require(vectors[name], "no vector for \(name) in docs/protocol.md")
+      #expect(Self.hex(Self.frame(message).encoded()) == expected, "\(name)")
+      // And the vector decodes back to the message.
+      let bytes = expected.split(separator: " ").compactMap { UInt8($0, radix: 16) }
+      var decoder = FrameDecoder()
+      let frames = decoder.feed(bytes)
+      #expect(frames.count == 1)
+      if let frame = frames.first {
+        #expect(try WireMessage.decode(type: frame.type, payload: frame.payload) == message, "\(name) decodes")
+      }
+    }
+  }
+
+  @Test("The CRC check value and COBS examples in the spec hold")
+  func specExamples() throws {
+    let text = try String(contentsOf: Self.specURL, encoding: .utf8)
+    #expect(text.contains("0x6F91"))
+    #expect(CRC16.checksum(Array("123456789".utf8)) == 0x6F91)
+  }
+}
