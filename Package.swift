@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "HapticAHAP", targets: ["HapticAHAP"]),
     .library(name: "HapticRenderer", targets: ["HapticRenderer"]),
     .library(name: "HapticWire", targets: ["HapticWire"]),
+    .library(name: "HapticTransport", targets: ["HapticTransport"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -34,15 +35,26 @@ let package = Package(
     .target(name: "HapticRenderer", dependencies: ["HapticCore"]),
     // Layer 3: the wire protocol (framing, messages, reliable link, clock sync).
     .target(name: "HapticWire", dependencies: ["HapticRenderer"]),
+    // libserialport (Debian libserialport-dev) and small POSIX helpers Swift cannot reach.
+    .systemLibrary(
+      name: "CLibSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
+    .target(name: "CHapticPosix"),
+    // Layer 4: byte transports (serial ports, ptys, in-memory, fault injection) and the probe.
+    .target(
+      name: "HapticTransport",
+      dependencies: [
+        "HapticWire", "CLibSerialPort", "CHapticPosix",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
-    .target(name: "HapticTestSupport", dependencies: ["HapticCore"]),
+    .target(name: "HapticTestSupport", dependencies: ["HapticCore", "HapticWire", "HapticTransport"]),
     .executableTarget(
       name: "hapticctl",
       dependencies: ["HapticCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -73,12 +85,16 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(
+      name: "HapticTransportTests",
+      dependencies: ["HapticTransport", "HapticWire", "HapticTestSupport"]),
+    .testTarget(
       name: "HapticCLITests",
-      dependencies: ["hapticctl"]),
+      dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire"]),
   ],
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system && target.type != .binary {
+for target in package.targets
+where target.type != .system && target.type != .binary && target.name != "CHapticPosix" {
   target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

@@ -1,0 +1,23 @@
+#ifndef CHAPTICPOSIX_H
+#define CHAPTICPOSIX_H
+
+#include <stddef.h>
+
+/// Opens a new pseudo-terminal master (posix_openpt + grantpt + unlockpt), puts the pair in raw
+/// mode and writes the slave's path into `slave_path`. Returns the master fd, or -1 with errno.
+int chaptic_open_pty(char *slave_path, size_t capacity);
+
+/// Configures a serial or pty fd: raw 8N1, no flow control, CLOCAL|CREAD, the given baud rate
+/// (a standard rate; returns -1 with EINVAL otherwise). Returns 0 or -1 with errno.
+int chaptic_configure_serial(int fd, int baud);
+
+/// Asserts DTR (TIOCMBIS). Returns 0, or -1 with errno (ENOTTY/EINVAL on ptys: callers ignore).
+int chaptic_assert_dtr(int fd);
+
+/// Requests exclusive mode (TIOCEXCL). Returns 0 or -1 with errno.
+int chaptic_set_exclusive(int fd);
+
+/// Makes `slave_path` a symbolic link's target: replaces `link_path` atomically.
+int chaptic_replace_symlink(const char *target, const char *link_path);
+
+#endif

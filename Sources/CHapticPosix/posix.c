@@ -1,0 +1,79 @@
+#define _GNU_SOURCE
+#include "CHapticPosix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+static speed_t chaptic_speed(int baud) {
+  switch (baud) {
+    case 9600: return B9600;
+    case 19200: return B19200;
+    case 38400: return B38400;
+    case 57600: return B57600;
+    case 115200: return B115200;
+    case 230400: return B230400;
+    case 460800: return B460800;
+    case 500000: return B500000;
+    case 576000: return B576000;
+    case 921600: return B921600;
+    case 1000000: return B1000000;
+    case 1500000: return B1500000;
+    case 2000000: return B2000000;
+    default: return 0;
+  }
+}
+
+int chaptic_configure_serial(int fd, int baud) {
+  speed_t speed = chaptic_speed(baud);
+  if (speed == 0) { errno = EINVAL; return -1; }
+  struct termios tio;
+  if (tcgetattr(fd, &tio) != 0) return -1;
+  cfmakeraw(&tio);
+  tio.c_cflag &= ~(CSTOPB | PARENB | CRTSCTS | CSIZE);
+  tio.c_cflag |= CS8 | CLOCAL | CREAD;
+  tio.c_iflag &= ~(IXON | IXOFF | IXANY);
+  tio.c_cc[VMIN] = 0;
+  tio.c_cc[VTIME] = 0;
+  if (cfsetispeed(&tio, speed) != 0 || cfsetospeed(&tio, speed) != 0) return -1;
+  return tcsetattr(fd, TCSANOW, &tio);
+}
+
+int chaptic_open_pty(char *slave_path, size_t capacity) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0) return -1;
+  if (grantpt(master) != 0 || unlockpt(master) != 0) { int e = errno; close(master); errno = e; return -1; }
+  if (ptsname_r(master, slave_path, capacity) != 0) { int e = errno; close(master); errno = e; return -1; }
+  struct termios tio;
+  if (tcgetattr(master, &tio) == 0) {
+    cfmakeraw(&tio);
+    tcsetattr(master, TCSANOW, &tio);
+  }
+  return master;
+}
+
+int chaptic_assert_dtr(int fd) {
+  int bits = TIOCM_DTR;
+  return ioctl(fd, TIOCMBIS, &bits);
+}
+
+int chaptic_set_exclusive(int fd) {
+  return ioctl(fd, TIOCEXCL);
+}
+
+int chaptic_replace_symlink(const char *target, const char *link_path) {
+  char temporary[4096];
+  if (snprintf(temporary, sizeof temporary, "%s.tmp%d", link_path, (int)getpid()) >= (int)sizeof temporary) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  unlink(temporary);
+  if (symlink(target, temporary) != 0) return -1;
+  if (rename(temporary, link_path) != 0) { int e = errno; unlink(temporary); errno = e; return -1; }
+  return 0;
+}

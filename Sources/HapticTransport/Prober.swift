@@ -1,0 +1,127 @@
+public import HapticWire
+
+/// What a capability probe found (docs/protocol.md §6.4).
+public struct ProbeResult: Sendable {
+  /// The port probed.
+  public var port: String
+  /// The board's answer to `identify`, if any.
+  public var capabilities: BoardCapabilities?
+  /// True when haptics can be played on this board.
+  public var supportsHaptics: Bool
+  /// Why haptics are not supported (nil when they are).
+  public var reason: String?
+  /// The board's protocol version, if known (also from an `unsupportedVersion` error).
+  public var protocolVersion: UInt8?
+  /// The fastest clock-query round trip, in seconds.
+  public var roundTrip: Double?
+  /// Board time minus host time, in seconds, at the end of the probe.
+  public var clockOffset: Double?
+  /// Board clock drift against the host, in parts per million.
+  public var driftPPM: Double?
+  /// Retransmissions the link needed.
+  public var retransmissions: Int
+}
+
+/// Runs the capability probe: identify → capabilities, then clock queries for round-trip time,
+/// offset and drift. Synchronous, on the calling thread, bounded by `timeout`.
+public struct Prober: Sendable {
+  /// Seconds to wait for the board's answer to `identify`.
+  public var timeout: Double
+  /// Clock round trips to measure after identifying.
+  public var clockSamples: Int
+
+  /// Creates a prober.
+  public init(timeout: Double = 2, clockSamples: Int = 24) {
+    self.timeout = timeout
+    self.clockSamples = clockSamples
+  }
+
+  /// Probes the board on `transport`.
+  ///
+  /// - Throws: ``TransportError`` when the port fails (disconnect, I/O error); a board that does
+  ///   not answer is a result with `supportsHaptics == false`, not an error.
+  public func probe(_ transport: any ByteTransport) throws(TransportError) -> ProbeResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    func now() -> Double {
+      let elapsed = clock.now - start
+      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+    var link = ReliableLink(session: UInt8.random(in: 1...255))
+    var decoder = FrameDecoder()
+    var result = ProbeResult(port: transport.name, supportsHaptics: false, retransmissions: 0)
+    var sync: ClockSync?
+    var queryTimes: [UInt16: Double] = [:]
+    var nextQuery: UInt16 = 1
+    var samples = 0
+    var clockDeadline = Double.infinity
+
+    try transport.write([0])
+    try transport.write(link.send(.identify, now: now()))
+    while true {
+      let t = now()
+      if result.capabilities == nil && t >= timeout { break }
+      if result.capabilities != nil && (samples >= clockSamples || t >= clockDeadline) { break }
+      let bytes = try transport.read(timeout: 0.002)
+      let output = link.receive(decoder.feed(bytes), now: now())
+      try transport.write(output.bytes)
+      for event in output.events {
+        if case .versionMismatch(let version) = event {
+          result.protocolVersion = version
+          result.reason = "unsupported protocol version \(version) (hapticctl speaks \(WireFrame.protocolVersion))"
+          result.retransmissions = link.statistics.retransmissions
+          return result
+        }
+      }
+      for frame in output.frames {
+        guard let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) else { continue }
+        switch message {
+        case .capabilities(let capabilities):
+          guard result.capabilities == nil else { continue }
+          result.capabilities = capabilities
+          result.protocolVersion = capabilities.protocolVersion
+          sync = ClockSync(clockFrequency: Double(max(capabilities.clockFrequency, 1)))
+          clockDeadline = now() + 1.0
+          queryTimes[nextQuery] = now()
+          try transport.write(link.send(.clockQuery(id: nextQuery), now: now()))
+        case .clock(let id, let ticks):
+          guard let sent = queryTimes.removeValue(forKey: id) else { continue }
+          sync?.add(hostSend: sent, hostReceive: now(), boardTicks: ticks)
+          samples += 1
+          nextQuery &+= 1
+          queryTimes[nextQuery] = now()
+          try transport.write(link.send(.clockQuery(id: nextQuery), now: now()))
+        case .error(let error) where error.code == .unsupportedVersion:
+          result.protocolVersion = UInt8(truncatingIfNeeded: error.detail)
+          result.reason = "unsupported protocol version \(error.detail) (hapticctl speaks \(WireFrame.protocolVersion))"
+          return result
+        default:
+          continue
+        }
+      }
+      try transport.write(link.poll(now: now()).bytes)
+    }
+    result.retransmissions = link.statistics.retransmissions
+    guard let capabilities = result.capabilities else {
+      result.reason = "no answer within \(formatSeconds(timeout)) s (is the board running hapticctl firmware at this baud rate?)"
+      return result
+    }
+    if let sync, sync.isSynchronized {
+      result.roundTrip = sync.minimumRoundTrip
+      result.clockOffset = sync.offset(atHost: now())
+      result.driftPPM = sync.driftPPM
+    }
+    if capabilities.protocolVersion != WireFrame.protocolVersion {
+      result.reason = "unsupported protocol version \(capabilities.protocolVersion) (hapticctl speaks \(WireFrame.protocolVersion))"
+    } else if !capabilities.channels.contains(where: { $0.kind != .none }) {
+      result.reason = "no actuator reported (the board has no LRA or ERM connected)"
+    } else {
+      result.supportsHaptics = true
+    }
+    return result
+  }
+
+  private func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}

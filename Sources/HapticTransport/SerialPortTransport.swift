@@ -1,0 +1,89 @@
+internal import CLibSerialPort
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A real serial port opened and configured through libserialport (8N1, no flow control, DTR
+/// asserted), locked against other processes, with I/O on its descriptor like ``TTYTransport``.
+public enum SerialPortTransport {
+  /// Opens `path` at `baud` through libserialport.
+  ///
+  /// - Parameters:
+  ///   - path: the device path (libserialport 0.1.1 wants the real `/dev/...` name).
+  ///   - baud: the baud rate.
+  ///   - displayName: the name used in messages (what the user typed); defaults to `path`.
+  /// - Throws: ``TransportError`` naming the port.
+  public static func open(path: String, baud: Int = 115_200, displayName: String? = nil) throws(TransportError)
+    -> TTYTransport
+  {
+    let shown = displayName ?? path
+    try TTYTransport.checkBaud(baud, port: shown)
+    var handle: OpaquePointer?
+    guard sp_get_port_by_name(path, &handle) == SP_OK, let port = handle else {
+      throw TransportError(.portNotFound, port: shown, "no such serial port")
+    }
+    func fail(_ doing: String) -> TransportError {
+      let code = Int32(sp_last_error_code())
+      sp_close(port)
+      sp_free_port(port)
+      return code == EBUSY
+        ? TransportError(.portBusy, port: shown, "port busy: another process has it open", errno: code)
+        : TTYTransport.openError(code, port: shown).withMessagePrefix(doing)
+    }
+    guard sp_open(port, SP_MODE_READ_WRITE) == SP_OK else { throw fail("open") }
+    guard sp_set_baudrate(port, Int32(baud)) == SP_OK, sp_set_bits(port, 8) == SP_OK,
+      sp_set_parity(port, SP_PARITY_NONE) == SP_OK, sp_set_stopbits(port, 1) == SP_OK,
+      sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) == SP_OK, sp_set_dtr(port, SP_DTR_ON) == SP_OK
+    else { throw fail("configure") }
+    var fd: Int32 = -1
+    guard sp_get_port_handle(port, &fd) == SP_OK, fd >= 0 else { throw fail("get the descriptor of") }
+    // Same locking and non-blocking I/O as a tty; libserialport already set the line up.
+    if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      sp_close(port)
+      sp_free_port(port)
+      throw TransportError(.portBusy, port: shown, "port busy: another process has it open", errno: EWOULDBLOCK)
+    }
+    let flags = fcntl(fd, F_GETFL)
+    _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    let owned = PortHandle(port)
+    return TTYTransport(name: shown, descriptor: fd, closesDescriptor: false) { owned.release() }
+  }
+}
+
+/// Owns a libserialport handle until released (C types never leave this file).
+private final class PortHandle: @unchecked Sendable {
+  private var port: OpaquePointer?
+  private let lock = NSLockLike()
+
+  init(_ port: OpaquePointer) { self.port = port }
+
+  func release() {
+    lock.withLock {
+      guard let port else { return }
+      sp_close(port)
+      sp_free_port(port)
+      self.port = nil
+    }
+  }
+}
+
+/// A pthread mutex, so this file needs no Foundation.
+private final class NSLockLike: @unchecked Sendable {
+  private var mutex = pthread_mutex_t()
+  init() { pthread_mutex_init(&mutex, nil) }
+  deinit { pthread_mutex_destroy(&mutex) }
+  func withLock<T>(_ body: () -> T) -> T {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return body()
+  }
+}
+
+extension TransportError {
+  func withMessagePrefix(_ doing: String) -> TransportError {
+    var copy = self
+    copy.message = "cannot \(doing) the port: \(message)"
+    return copy
+  }
+}

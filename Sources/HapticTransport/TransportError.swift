@@ -1,0 +1,55 @@
+/// Why a transport could not be opened or used. Always names the port.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What kind of failure.
+  public enum Code: String, Sendable, Hashable {
+    /// The port does not exist.
+    case portNotFound
+    /// Another process has the port open.
+    case portBusy
+    /// The user may not open the port.
+    case permissionDenied
+    /// The baud rate is not supported (or is 1200, which resets some boards).
+    case unsupportedBaud
+    /// The device went away or the peer closed it.
+    case disconnected
+    /// A write did not complete in time.
+    case timeout
+    /// The transport was closed by this side.
+    case closed
+    /// Any other system error.
+    case ioError
+  }
+
+  /// The kind of failure.
+  public var code: Code
+  /// The port's path or name.
+  public var port: String
+  /// What happened, in words.
+  public var message: String
+  /// The errno involved, if any.
+  public var errno: Int32?
+
+  /// Creates an error.
+  public init(_ code: Code, port: String, _ message: String, errno: Int32? = nil) {
+    self.code = code
+    self.port = port
+    self.message = message
+    self.errno = errno
+  }
+
+  /// `port /dev/ttyACM0: port busy: ...`.
+  public var description: String { "port \(port): \(message)" }
+}
+
+/// A bidirectional byte stream to a board: a serial port, a pseudo-terminal, or an in-memory
+/// pipe. Reads and writes may happen on different threads; `close` may be called from any.
+public protocol ByteTransport: AnyObject, Sendable {
+  /// The port's path or name, for messages.
+  var name: String { get }
+  /// Writes all of `bytes` or throws (a write that cannot finish within 1 s is a timeout).
+  func write(_ bytes: [UInt8]) throws(TransportError)
+  /// Waits up to `timeout` seconds for input and returns what arrived (empty on timeout).
+  func read(timeout: Double) throws(TransportError) -> [UInt8]
+  /// Closes the transport; later reads and writes throw `.closed`.
+  func close()
+}

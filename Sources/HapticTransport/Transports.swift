@@ -1,0 +1,61 @@
+import CHapticPosix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Opens the right transport for a `--port` path.
+public enum Transports {
+  /// Opens `path` at `baud`: pseudo-terminals (which libserialport 0.1.1 refuses) through
+  /// termios, everything else through libserialport.
+  ///
+  /// - Throws: ``TransportError`` naming the port (not found, busy, permission, baud).
+  public static func open(path: String, baud: Int = 115_200) throws(TransportError) -> any ByteTransport {
+    guard let real = realPath(path) else {
+      throw TransportError(.portNotFound, port: path, "no such port")
+    }
+    if real.hasPrefix("/dev/pts/") || real == "/dev/ptmx" || !real.hasPrefix("/dev/") {
+      return try TTYTransport.open(path: path, baud: baud)
+    }
+    do {
+      return try SerialPortTransport.open(path: real, baud: baud, displayName: path)
+    } catch where error.code == .portNotFound {
+      // Devices libserialport does not know (USB gadgets, odd drivers): plain termios.
+      return try TTYTransport.open(path: path, baud: baud)
+    }
+  }
+
+  static func realPath(_ path: String) -> String? {
+    guard let pointer = realpath(path, nil) else { return nil }
+    defer { free(pointer) }
+    return String(cString: pointer)
+  }
+}
+
+/// A pseudo-terminal pair for a board served on this machine (the simulator, tests): the board
+/// side talks through ``boardSide``; clients open ``path`` like a serial port.
+public final class PseudoTerminal: Sendable {
+  /// The client-side path, e.g. `/dev/pts/4`.
+  public let path: String
+  /// The board side of the pair.
+  public let boardSide: TTYTransport
+
+  /// Opens a new pair.
+  public init() throws(TransportError) {
+    var name = [CChar](repeating: 0, count: 256)
+    let master = chaptic_open_pty(&name, name.count)
+    guard master >= 0 else {
+      throw TransportError(.ioError, port: "/dev/ptmx", "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))", errno: errno)
+    }
+    path = String(cString: name)
+    _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    boardSide = TTYTransport(name: "\(path) (board side)", descriptor: master)
+  }
+
+  /// Points the symbolic link `link` at ``path`` (replacing it atomically).
+  public func link(at link: String) throws(TransportError) {
+    guard chaptic_replace_symlink(path, link) == 0 else {
+      throw TransportError(.ioError, port: link, "cannot create the link: \(String(cString: strerror(errno)))", errno: errno)
+    }
+  }
+}
