@@ -1,0 +1,150 @@
+import ArgumentParser
+import HapticTransport
+import HapticWire
+
+/// `hapticctl probe --port PATH [--baud N] [--timeout S] [--json]`.
+struct Probe: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Ask a board what it can do, and whether it supports haptics.",
+    discussion: """
+      Sends identify, waits for the capabilities, then measures the round-trip time and the \
+      board clock's offset and drift. Exit status 0 when the board supports haptics, 1 when it \
+      does not (the reason is printed) or the port fails. With --json: one object with \
+      supportsHaptics, reason, port, board, firmware, protocolVersion, channels, features, \
+      round_trip_ms, clock_offset_s, drift_ppm.
+      """)
+
+  @Option(help: "Serial port or pseudo-terminal path.")
+  var port: String
+
+  @Option(help: "Baud rate (default 115200; 1200 is refused).")
+  var baud: Int = 115_200
+
+  @Option(help: "Seconds to wait for the board's answer.")
+  var timeout: Double = 2
+
+  @Flag(help: "Print one JSON object.")
+  var json = false
+
+  func validate() throws {
+    guard timeout > 0 && timeout <= 120 else { throw ValidationError("--timeout must be in (0, 120] seconds") }
+  }
+
+  func run() throws {
+    let transport: any ByteTransport
+    do {
+      transport = try Transports.open(path: port, baud: baud)
+    } catch {
+      throw CLIError(error.description)
+    }
+    defer { transport.close() }
+    let result: ProbeResult
+    do {
+      result = try Prober(timeout: timeout).probe(transport)
+    } catch {
+      throw CLIError(error.description)
+    }
+    if json {
+      print(ProbeReport.json(result).rendered)
+    } else {
+      print(ProbeReport.text(result))
+    }
+    if !result.supportsHaptics { throw ExitCode(1) }
+  }
+}
+
+/// Renders probe results.
+enum ProbeReport {
+  static func featureNames(_ features: BoardCapabilities.Features) -> [String] {
+    var names: [String] = []
+    if features.contains(.braking) { names.append("braking") }
+    if features.contains(.overdrive) { names.append("overdrive") }
+    if features.contains(.frequencyControl) { names.append("frequency control") }
+    if features.contains(.calibration) { names.append("calibration") }
+    if features.contains(.romEffects) { names.append("ROM effects") }
+    if features.contains(.signedLevels) { names.append("signed levels") }
+    return names
+  }
+
+  static func kindName(_ kind: BoardCapabilities.ActuatorKind) -> String {
+    switch kind {
+    case .none: return "none"
+    case .lra: return "LRA"
+    case .erm: return "ERM"
+    }
+  }
+
+  static func channelJSON(_ channel: BoardCapabilities.Channel) -> JSONText {
+    let q: JSONText = optional(channel.qualityFactor) { .fixed($0, digits: 2) }
+    let range: JSONText = optional(channel.frequencyRange) { .array([.int($0.lowerBound), .int($0.upperBound)]) }
+    return .object([
+      ("kind", .string(kindName(channel.kind))),
+      ("f0_hz", .fixed(channel.resonantFrequency, digits: 1)),
+      ("q", q),
+      ("frequency_range_hz", range),
+      ("amplitude_bits", .int(channel.amplitudeBits)),
+      ("calibration", .string(String(describing: channel.calibration))),
+    ])
+  }
+
+  /// `transform(value)`, or JSON null.
+  private static func optional<T>(_ value: T?, _ transform: (T) -> JSONText) -> JSONText {
+    guard let value else { return .null }
+    return transform(value)
+  }
+
+  static func json(_ result: ProbeResult) -> JSONText {
+    let capabilities = result.capabilities
+    var members: [(String, JSONText)] = [
+      ("supportsHaptics", .bool(result.supportsHaptics)),
+      ("reason", optional(result.reason) { .string($0) }),
+      ("port", .string(result.port)),
+    ]
+    members.append(("board", optional(capabilities) { .string($0.boardID) }))
+    members.append(("firmware", optional(capabilities) { .string($0.firmwareName + " " + $0.firmwareVersion) }))
+    members.append(("protocolVersion", optional(result.protocolVersion) { .int(Int($0)) }))
+    members.append(("bootCount", optional(capabilities) { .int(Int($0.bootCount)) }))
+    members.append(("clockFrequency", optional(capabilities) { .int(Int($0.clockFrequency)) }))
+    members.append(("framePeriod_us", optional(capabilities) { .int(Int($0.framePeriodMicroseconds)) }))
+    members.append(("queueDepth", optional(capabilities) { .int(Int($0.queueDepth)) }))
+    members.append(("watchdog_ms", optional(capabilities) { .int(Int($0.watchdogMilliseconds)) }))
+    let features: [String] = capabilities.map { featureNames($0.features) } ?? []
+    members.append(("features", .array(features.map { JSONText.string($0) })))
+    let channels: [BoardCapabilities.Channel] = capabilities?.channels ?? []
+    members.append(("channels", .array(channels.map { channelJSON($0) })))
+    members.append(("round_trip_ms", optional(result.roundTrip) { .fixed($0 * 1000, digits: 3) }))
+    members.append(("clock_offset_s", optional(result.clockOffset) { .fixed($0, digits: 6) }))
+    members.append(("drift_ppm", optional(result.driftPPM) { .fixed($0, digits: 1) }))
+    members.append(("retransmissions", .int(result.retransmissions)))
+    return .object(members)
+  }
+
+  static func text(_ result: ProbeResult) -> String {
+    var lines: [String] = []
+    guard let capabilities = result.capabilities else {
+      return "\(result.port): haptics not supported: \(result.reason ?? "unknown")"
+    }
+    lines.append(
+      "\(result.port): \(capabilities.boardID), firmware \(capabilities.firmwareName) \(capabilities.firmwareVersion), protocol \(capabilities.protocolVersion), boot #\(capabilities.bootCount)")
+    lines.append(
+      "  clock \(capabilities.clockFrequency) Hz, frames \(capabilities.framePeriodMicroseconds) µs, queue \(capabilities.queueDepth), watchdog \(capabilities.watchdogMilliseconds) ms")
+    let features = featureNames(capabilities.features)
+    lines.append("  features: \(features.isEmpty ? "none" : features.joined(separator: ", "))")
+    for (index, channel) in capabilities.channels.enumerated() {
+      var text = "  channel \(index): \(kindName(channel.kind))"
+      if channel.kind != .none {
+        text += " f0 \(Decimal6.string(channel.resonantFrequency, digits: 1)) Hz"
+        if let q = channel.qualityFactor { text += ", Q \(Decimal6.string(q, digits: 1))" }
+        if let range = channel.frequencyRange { text += ", drive \(range.lowerBound)–\(range.upperBound) Hz" }
+        text += ", \(channel.amplitudeBits)-bit, calibration \(channel.calibration)"
+      }
+      lines.append(text)
+    }
+    if let rtt = result.roundTrip, let offset = result.clockOffset, let drift = result.driftPPM {
+      lines.append(
+        "  round trip \(Decimal6.string(rtt * 1000, digits: 3)) ms, clock offset \(Decimal6.string(offset, digits: 6)) s, drift \(Decimal6.string(drift, digits: 1)) ppm")
+    }
+    lines.append(result.supportsHaptics ? "  haptics: supported" : "  haptics: NOT supported: \(result.reason ?? "unknown")")
+    return lines.joined(separator: "\n")
+  }
+}
