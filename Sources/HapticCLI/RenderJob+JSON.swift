@@ -1,5 +1,6 @@
 import HapticCore
 import HapticRenderer
+import HapticWire
 
 extension RenderJob {
   /// The segment stream per channel (streamed as segments close), then the stats.
@@ -11,7 +12,10 @@ extension RenderJob {
     try sink.write(
       "{\"board\":\(JSONText.quoted(profile.id)),\"frame_period_s\":\(JSONText.number(profile.framePeriod).rendered),\"channels\":[")
     var total = RenderStats()
+    var wireBytes = 0
+    var wireFrames = 0
     for (channel, var render) in try channels().enumerated() {
+      var framer = framer(channel: channel)
       if channel > 0 { try sink.write(",") }
       let kind = profile.channels[channel].kind.rawValue
       try sink.write("{\"channel\":\(channel),\"actuator\":\"\(kind)\",\"segments\":[")
@@ -19,15 +23,20 @@ extension RenderJob {
       func emit(_ segment: Segment) throws {
         try sink.write((first ? "" : ",") + segmentJSON(segment).rendered)
         first = false
+        _ = framer.add(segment)
       }
       while let (_, closed) = render.next() {
         if let closed { try emit(closed) }
       }
       if let last = render.finish() { try emit(last) }
       try sink.write("]}")
+      _ = framer.finish()
       total.merge(render.stats)
+      wireBytes += framer.wireBytes
+      wireFrames += framer.frames
     }
-    try sink.write("],\"stats\":" + JSONText.object(try statsMembers(total)).rendered + "}\n")
+    let members = try statsMembers(total, wireBytes: wireBytes, wireFrames: wireFrames)
+    try sink.write("],\"stats\":" + JSONText.object(members).rendered + "}\n")
   }
 
   private func segmentJSON(_ segment: Segment) -> JSONText {

@@ -1,5 +1,6 @@
 import HapticCore
 import HapticRenderer
+import HapticWire
 
 /// One render of a pattern for a board, written in one of the `render` formats.
 struct RenderJob {
@@ -54,19 +55,32 @@ struct RenderJob {
     }
   }
 
-  /// Totals over all channels.
-  func stats() throws -> RenderStats {
+  /// A wire framer for `channel`.
+  func framer(channel: Int) -> SegmentFramer {
+    SegmentFramer(channel: UInt8(channel), amplitudeBits: profile.amplitudeBits, framePeriod: profile.framePeriod)
+  }
+
+  /// Totals over all channels, and the bytes and frames the segments take on the wire.
+  func stats() throws -> (RenderStats, wireBytes: Int, wireFrames: Int) {
     var total = RenderStats()
-    for var render in try channels() {
-      while render.next() != nil {}
-      _ = render.finish()
+    var wireBytes = 0
+    var wireFrames = 0
+    for (channel, var render) in try channels().enumerated() {
+      var framer = framer(channel: channel)
+      while let (_, closed) = render.next() {
+        if let closed { _ = framer.add(closed) }
+      }
+      if let last = render.finish() { _ = framer.add(last) }
+      _ = framer.finish()
       total.merge(render.stats)
+      wireBytes += framer.wireBytes
+      wireFrames += framer.frames
     }
-    return total
+    return (total, wireBytes, wireFrames)
   }
 
   /// The stats as the JSON members shared by `stats` and `json`.
-  func statsMembers(_ stats: RenderStats) throws -> [(String, JSONText)] {
+  func statsMembers(_ stats: RenderStats, wireBytes: Int, wireFrames: Int) throws -> [(String, JSONText)] {
     let band = try FrameRenderer(pattern: pattern, profile: profile, options: options).sharpnessBand
     return [
       ("board", .string(profile.id)),
@@ -77,9 +91,11 @@ struct RenderJob {
       ("frames", .int(stats.frames)),
       ("segments", .int(stats.segments)),
       ("brake_segments", .int(stats.brakeSegments)),
-      ("wire_bytes", .int(stats.segmentBytes)),
+      ("wire_bytes", .int(wireBytes)),
+      ("wire_frames", .int(wireFrames)),
+      ("segment_bytes", .int(stats.segmentBytes)),
       ("naive_bytes", .int(stats.naiveBytes)),
-      ("compression", .fixed(stats.naiveBytes > 0 ? Double(stats.segmentBytes) / Double(stats.naiveBytes) : 0, digits: 4)),
+      ("compression", .fixed(stats.naiveBytes > 0 ? Double(stats.segmentBytes) / Double(stats.naiveBytes) : 0, digits: 6)),
       ("peak_amplitude", .fixed(stats.peakAmplitude, digits: 6)),
       ("intensity_mapping", .string(options.intensityMapping.rawValue)),
       ("sharpness_band_hz", band.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null),
@@ -88,6 +104,7 @@ struct RenderJob {
 
   /// One JSON object with the render statistics.
   func writeStats(to sink: OutputSink) throws {
-    try sink.write(JSONText.object(try statsMembers(try stats())).rendered + "\n")
+    let (stats, wireBytes, wireFrames) = try stats()
+    try sink.write(JSONText.object(try statsMembers(stats, wireBytes: wireBytes, wireFrames: wireFrames)).rendered + "\n")
   }
 }

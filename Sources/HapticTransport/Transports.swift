@@ -47,7 +47,7 @@ public final class PseudoTerminal: Sendable {
     guard master >= 0 else {
       throw TransportError(.ioError, port: "/dev/ptmx", "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))", errno: errno)
     }
-    path = String(cString: name)
+    path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     boardSide = TTYTransport(name: "\(path) (board side)", descriptor: master)
   }
