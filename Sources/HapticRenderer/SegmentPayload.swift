@@ -1,4 +1,6 @@
-/// The compact byte form of a segment stream, used to size what the link must carry.
+/// The compact byte form of a segment stream: the segment encoding of the wire protocol's
+/// `queue segments` and `replace segments` messages (docs/protocol.md §6.5), also used to size
+/// what the link must carry.
 ///
 /// Each segment is a flags byte, the duration in frames as an unsigned LEB128 varint, then only
 /// the values that change: the start level when it differs from the previous segment's end
@@ -40,7 +42,8 @@ public enum SegmentPayload {
       out.append(duration == 0 ? byte : byte | 0x80)
     } while duration != 0
     func appendLevel(_ value: Int) {
-      let bits = UInt16(truncatingIfNeeded: value)
+      let bits = levelBytes > 1
+        ? UInt16(bitPattern: Int16(clamping: value)) : UInt16(UInt8(bitPattern: Int8(clamping: value)))
       out.append(UInt8(truncatingIfNeeded: bits))
       if levelBytes > 1 { out.append(UInt8(truncatingIfNeeded: bits >> 8)) }
     }

@@ -1,3 +1,5 @@
+public import HapticRenderer
+
 /// A run of contiguous segments for one channel starting at a board time
 /// (the payload of `queue segments` and `replace segments`, docs/protocol.md §5.5).
 ///
@@ -23,14 +25,8 @@ public struct SegmentBatch: Sendable, Hashable {
     }
   }
 
-  /// Flag bits of a segment's first byte.
-  public enum Flag {
-    public static let levelJump: UInt8 = 1 << 0
-    public static let levelRamp: UInt8 = 1 << 1
-    public static let frequencyJump: UInt8 = 1 << 2
-    public static let frequencyRamp: UInt8 = 1 << 3
-    public static let brake: UInt8 = 1 << 4
-  }
+  /// Flag bits of a segment's first byte (the renderer's segment payload format).
+  public typealias Flag = SegmentPayload.Flag
 
   /// The channel.
   public var channel: UInt8
@@ -49,30 +45,19 @@ public struct SegmentBatch: Sendable, Hashable {
     self.segments = segments
   }
 
-  /// Encoded bytes of one segment after `previous` (nil for the first in a batch).
+  /// Encoded bytes of one segment after `previous` (nil for the first in a batch): the
+  /// renderer's ``HapticRenderer/SegmentPayload`` encoding, which is the wire format.
   static func encode(
     _ segment: Segment, after previous: Segment?, levelBytes: UInt8, into out: inout WireWriter
   ) {
-    var flags: UInt8 = 0
-    if segment.startLevel != (previous?.endLevel ?? 0) { flags |= Flag.levelJump }
-    if segment.endLevel != segment.startLevel { flags |= Flag.levelRamp }
-    if segment.startFrequency != (previous?.endFrequency ?? 0) { flags |= Flag.frequencyJump }
-    if segment.endFrequency != segment.startFrequency { flags |= Flag.frequencyRamp }
-    if segment.startLevel < 0 || segment.endLevel < 0 { flags |= Flag.brake }
-    out.u8(flags)
-    var duration = UInt32(clamping: segment.frames)
-    repeat {
-      let byte = UInt8(duration & 0x7F)
-      duration >>= 7
-      out.u8(duration == 0 ? byte : byte | 0x80)
-    } while duration != 0
-    func level(_ value: Int) {
-      if levelBytes > 1 { out.i16(Int16(clamping: value)) } else { out.i8(Int8(clamping: value)) }
+    func rendered(_ segment: Segment) -> HapticRenderer.Segment {
+      HapticRenderer.Segment(
+        startFrame: 0, frames: segment.frames, startLevel: segment.startLevel, endLevel: segment.endLevel,
+        startFrequency: segment.startFrequency, endFrequency: segment.endFrequency)
     }
-    if flags & Flag.levelJump != 0 { level(segment.startLevel) }
-    if flags & Flag.levelRamp != 0 { level(segment.endLevel) }
-    if flags & Flag.frequencyJump != 0 { out.u16(UInt16(clamping: segment.startFrequency)) }
-    if flags & Flag.frequencyRamp != 0 { out.u16(UInt16(clamping: segment.endFrequency)) }
+    var bytes: [UInt8] = []
+    SegmentPayload.encode(rendered(segment), after: previous.map(rendered), levelBytes: Int(levelBytes), into: &bytes)
+    out.append(bytes)
   }
 
   func encode(into out: inout WireWriter) {

@@ -8,6 +8,8 @@ public struct WireWriter: Sendable {
 
   /// Appends one byte.
   public mutating func u8(_ value: UInt8) { bytes.append(value) }
+  /// Appends raw bytes.
+  public mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
   /// Appends a signed byte.
   public mutating func i8(_ value: Int8) { bytes.append(UInt8(bitPattern: value)) }
   /// Appends 16 bits, little-endian.
