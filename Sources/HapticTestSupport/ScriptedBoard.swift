@@ -24,6 +24,7 @@ public final class ScriptedBoard: @unchecked Sendable {
   private var running = true
   private var thread: Thread?
   private var framesSeen = 0
+  private var messages: [WireMessage] = []
 
   /// Starts a board on `transport`.
   public init(
@@ -51,6 +52,9 @@ public final class ScriptedBoard: @unchecked Sendable {
 
   /// Frames the board has received.
   public var received: Int { lock.withLock { framesSeen } }
+
+  /// Messages delivered to the board, in order.
+  public var receivedMessages: [WireMessage] { lock.withLock { messages } }
 
   /// Stops the board thread (the transport stays open).
   public func stop() {
@@ -83,6 +87,7 @@ public final class ScriptedBoard: @unchecked Sendable {
       var reply = output.bytes
       for frame in output.frames {
         guard let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) else { continue }
+        lock.withLock { messages.append(message) }
         switch message {
         case .identify:
           reply += link.send(.capabilities(capabilities), now: now())
