@@ -74,14 +74,14 @@ extension AHAPWalker {
       if event.isSustained {
         warn(
           .defaultApplied, "\(path()).EventDuration", at: offset,
-          "the \(event.type.rawValue) event has no EventDuration; it is taken as 0 s (only its attack and release play)")
+          "the \(event.type.rawValue) event has no EventDuration; it is taken as 0 s, so only a release tail plays (nothing if it has an attack)")
       }
       return
     }
     if duration == 0 && event.isSustained {
       warn(
         .defaultApplied, "\(path()).EventDuration", at: fields[.eventDuration]?.offset,
-        "the sustained \(event.type.rawValue) event has EventDuration 0; only its attack and release play")
+        "the sustained \(event.type.rawValue) event has EventDuration 0; only a release tail plays (nothing if it has an attack)")
     }
     if duration > Self.appleContinuousCap {
       warn(

@@ -41,6 +41,10 @@ extension JSONParser {
       switch byte {
       case UInt8(ascii: "\""):
         index += 1
+        // Keys written with escapes (e.g. "\u0054ime") are still the keys they spell.
+        if let known = buffer.withUnsafeBufferPointer({ KnownStrings.lookup($0) }) {
+          return (KnownStrings.all[known], known)
+        }
         guard let text = String(validating: buffer, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, message: "the string is not valid UTF-8")
         }

@@ -85,6 +85,14 @@ struct JSONParserTests {
     }
   }
 
+  @Test("Keys spelled with escapes are recognised")
+  func escapedKeys() throws {
+    let document = try AHAPReader().read(string: #"{"Pattern": [{"Event": {"\u0054ime": 0.5, "EventType": "Haptic\u0054ransient"}}]}"#)
+    #expect(document.warnings.isEmpty)
+    #expect(document.pattern.events.first?.time == 0.5)
+    #expect(document.pattern.events.first?.type == .hapticTransient)
+  }
+
   @Test("Invalid UTF-8 in a string is refused")
   func invalidUTF8() {
     #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
