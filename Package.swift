@@ -44,7 +44,6 @@ let package = Package(
       name: "HapticTransport",
       dependencies: [
         "HapticWire", "CLibSerialPort", "CHapticPosix",
-        .product(name: "SystemPackage", package: "swift-system"),
       ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(

@@ -66,6 +66,15 @@ enum ProbeReport {
     return names
   }
 
+  static func calibrationName(_ state: BoardCapabilities.Calibration) -> String {
+    switch state {
+    case .notApplicable: return "not applicable"
+    case .uncalibrated: return "uncalibrated"
+    case .calibrated: return "calibrated"
+    case .failed: return "failed"
+    }
+  }
+
   static func kindName(_ kind: BoardCapabilities.ActuatorKind) -> String {
     switch kind {
     case .none: return "none"
@@ -83,7 +92,7 @@ enum ProbeReport {
       ("q", q),
       ("frequency_range_hz", range),
       ("amplitude_bits", .int(channel.amplitudeBits)),
-      ("calibration", .string(String(describing: channel.calibration))),
+      ("calibration", .string(calibrationName(channel.calibration))),
     ])
   }
 
@@ -136,7 +145,7 @@ enum ProbeReport {
         text += " f0 \(Decimal6.string(channel.resonantFrequency, digits: 1)) Hz"
         if let q = channel.qualityFactor { text += ", Q \(Decimal6.string(q, digits: 1))" }
         if let range = channel.frequencyRange { text += ", drive \(range.lowerBound)–\(range.upperBound) Hz" }
-        text += ", \(channel.amplitudeBits)-bit, calibration \(channel.calibration)"
+        text += ", \(channel.amplitudeBits)-bit, calibration: \(calibrationName(channel.calibration))"
       }
       lines.append(text)
     }

@@ -17,6 +17,7 @@ public final class LoopbackTransport: ByteTransport {
   public let name: String
   private let incoming: Pipe
   private let outgoing: Pipe
+  private let closedHere = Mutex(false)
 
   private init(name: String, incoming: Pipe, outgoing: Pipe) {
     self.name = name
@@ -35,6 +36,7 @@ public final class LoopbackTransport: ByteTransport {
   }
 
   public func write(_ bytes: [UInt8]) throws(TransportError) {
+    if closedHere.withLock({ $0 }) { throw TransportError(.closed, port: name, "the port is closed") }
     let ok = outgoing.state.withLock { state -> Bool in
       guard !state.closed else { return false }
       state.bytes += bytes
@@ -44,6 +46,7 @@ public final class LoopbackTransport: ByteTransport {
   }
 
   public func read(timeout: Double) throws(TransportError) -> [UInt8] {
+    if closedHere.withLock({ $0 }) { throw TransportError(.closed, port: name, "the port is closed") }
     var waited = 0.0
     while true {
       let (bytes, closed) = incoming.state.withLock { state -> ([UInt8], Bool) in
@@ -59,6 +62,7 @@ public final class LoopbackTransport: ByteTransport {
   }
 
   public func close() {
+    closedHere.withLock { $0 = true }
     incoming.state.withLock { $0.closed = true }
     outgoing.state.withLock { $0.closed = true }
   }

@@ -23,12 +23,15 @@ public struct ProbeResult: Sendable {
 }
 
 /// Runs the capability probe: identify → capabilities, then clock queries for round-trip time,
-/// offset and drift. Synchronous, on the calling thread, bounded by `timeout`.
+/// offset and drift. Synchronous, on the calling thread: at most `timeout` for the answer, then
+/// at most 1.5 s of clock queries.
 public struct Prober: Sendable {
   /// Seconds to wait for the board's answer to `identify`.
   public var timeout: Double
   /// Clock round trips to measure after identifying.
   public var clockSamples: Int
+  /// Seconds between clock queries: 24 samples span about 0.6 s, enough for a drift estimate.
+  static let querySpacing = 0.025
 
   /// Creates a prober.
   public init(timeout: Double = 2, clockSamples: Int = 24) {
@@ -55,6 +58,9 @@ public struct Prober: Sendable {
     var nextQuery: UInt16 = 1
     var samples = 0
     var clockDeadline = Double.infinity
+    /// When the next clock query may go out: spaced so the samples span over half a second,
+    /// enough for a drift estimate.
+    var nextQueryTime = Double.infinity
 
     try transport.write([0])
     try transport.write(link.send(.identify, now: now()))
@@ -81,23 +87,27 @@ public struct Prober: Sendable {
           result.capabilities = capabilities
           result.protocolVersion = capabilities.protocolVersion
           sync = ClockSync(clockFrequency: Double(max(capabilities.clockFrequency, 1)))
-          clockDeadline = now() + 1.0
-          queryTimes[nextQuery] = now()
-          try transport.write(link.send(.clockQuery(id: nextQuery), now: now()))
+          clockDeadline = now() + 1.5
+          nextQueryTime = now()
         case .clock(let id, let ticks):
           guard let sent = queryTimes.removeValue(forKey: id) else { continue }
           sync?.add(hostSend: sent, hostReceive: now(), boardTicks: ticks)
           samples += 1
           nextQuery &+= 1
-          queryTimes[nextQuery] = now()
-          try transport.write(link.send(.clockQuery(id: nextQuery), now: now()))
+          nextQueryTime = sent + Self.querySpacing
         case .error(let error) where error.code == .unsupportedVersion:
           result.protocolVersion = UInt8(truncatingIfNeeded: error.detail)
           result.reason = "unsupported protocol version \(error.detail) (hapticctl speaks \(WireFrame.protocolVersion))"
+          result.retransmissions = link.statistics.retransmissions
           return result
         default:
           continue
         }
+      }
+      if now() >= nextQueryTime && queryTimes.isEmpty {
+        nextQueryTime = .infinity
+        queryTimes[nextQuery] = now()
+        try transport.write(link.send(.clockQuery(id: nextQuery), now: now()))
       }
       try transport.write(link.poll(now: now()).bytes)
     }

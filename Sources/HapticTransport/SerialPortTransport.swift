@@ -1,3 +1,4 @@
+import CHapticPosix
 internal import CLibSerialPort
 
 #if canImport(Glibc)
@@ -32,18 +33,23 @@ public enum SerialPortTransport {
         : TTYTransport.openError(code, port: shown).withMessagePrefix(doing)
     }
     guard sp_open(port, SP_MODE_READ_WRITE) == SP_OK else { throw fail("open") }
+    var fd: Int32 = -1
+    guard sp_get_port_handle(port, &fd) == SP_OK, fd >= 0 else { throw fail("get the descriptor of") }
+    // Lock before touching the line settings, so a busy port is left as its owner set it.
+    if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      sp_close(port)
+      sp_free_port(port)
+      if code == EWOULDBLOCK {
+        throw TransportError(.portBusy, port: shown, "port busy: another process has it open", errno: code)
+      }
+      throw TransportError(.ioError, port: shown, "cannot lock: \(String(cString: strerror(code)))", errno: code)
+    }
+    _ = chaptic_set_exclusive(fd)
     guard sp_set_baudrate(port, Int32(baud)) == SP_OK, sp_set_bits(port, 8) == SP_OK,
       sp_set_parity(port, SP_PARITY_NONE) == SP_OK, sp_set_stopbits(port, 1) == SP_OK,
       sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) == SP_OK, sp_set_dtr(port, SP_DTR_ON) == SP_OK
     else { throw fail("configure") }
-    var fd: Int32 = -1
-    guard sp_get_port_handle(port, &fd) == SP_OK, fd >= 0 else { throw fail("get the descriptor of") }
-    // Same locking and non-blocking I/O as a tty; libserialport already set the line up.
-    if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      sp_close(port)
-      sp_free_port(port)
-      throw TransportError(.portBusy, port: shown, "port busy: another process has it open", errno: EWOULDBLOCK)
-    }
     let flags = fcntl(fd, F_GETFL)
     _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     let owned = PortHandle(port)

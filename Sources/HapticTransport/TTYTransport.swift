@@ -1,11 +1,7 @@
 import CHapticPosix
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Glibc
 
 /// A serial device or pseudo-terminal driven through a POSIX file descriptor and termios:
 /// raw 8N1, the requested baud rate, DTR asserted, exclusive access (`flock` plus `TIOCEXCL`), and

@@ -1,4 +1,4 @@
-/// Board → host status and telemetry (docs/protocol.md §5.8).
+/// Board → host status and telemetry (docs/protocol.md §6.8).
 public struct BoardStatus: Sendable, Hashable {
   /// Watchdog state.
   public enum Watchdog: UInt8, Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// What a board reports about itself in answer to `identify` (docs/protocol.md §5.2).
+/// What a board reports about itself in answer to `identify` (docs/protocol.md §6.3).
 public struct BoardCapabilities: Sendable, Hashable {
   /// Optional features, as bits.
   public struct Features: OptionSet, Sendable, Hashable {

@@ -1,7 +1,7 @@
 public import HapticRenderer
 
 /// A run of contiguous segments for one channel starting at a board time
-/// (the payload of `queue segments` and `replace segments`, docs/protocol.md §5.5).
+/// (the payload of `queue segments` and `replace segments`, docs/protocol.md §6.5).
 ///
 /// Each segment is encoded as in ``SegmentPayload``-style compact form: a flags byte, the
 /// duration in frames (LEB128), then only the values that change. The first segment of a batch

@@ -1,4 +1,4 @@
-/// A message of the hapticctl wire protocol (docs/protocol.md §5). The raw value of ``Kind`` is
+/// A message of the hapticctl wire protocol (docs/protocol.md §6). The raw value of ``Kind`` is
 /// the frame's type byte.
 public enum WireMessage: Sendable, Hashable {
   /// Acknowledgement only (unreliable; the frame's `ack` field is the content).

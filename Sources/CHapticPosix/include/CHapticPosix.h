@@ -17,7 +17,7 @@ int chaptic_assert_dtr(int fd);
 /// Requests exclusive mode (TIOCEXCL). Returns 0 or -1 with errno.
 int chaptic_set_exclusive(int fd);
 
-/// Makes `slave_path` a symbolic link's target: replaces `link_path` atomically.
+/// Points the symbolic link `link_path` at `target`, replacing an existing link atomically.
 int chaptic_replace_symlink(const char *target, const char *link_path);
 
 #endif
