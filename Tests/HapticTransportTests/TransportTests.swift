@@ -30,6 +30,8 @@ struct TransportTests {
     #expect(result.protocolVersion == 1)
     #expect((result.roundTrip ?? 1) < 0.05)
     #expect(abs((result.clockOffset ?? 0) - 5) < 0.05, "board clock runs 5 s ahead")
+    let drift = try #require(result.driftPPM)
+    #expect(abs(drift - 150) < 100, "drift estimated from samples over ~0.6 s: \(drift) ppm")
   }
 
   @Test("No actuator, silence and another version each give the documented reason")
