@@ -30,8 +30,8 @@ public struct Prober: Sendable {
   public var timeout: Double
   /// Clock round trips to measure after identifying.
   public var clockSamples: Int
-  /// Seconds between clock queries: 24 samples span about 0.6 s, enough for a drift estimate.
-  static let querySpacing = 0.025
+  /// Seconds between clock queries: 24 samples span about a second, enough for a drift estimate.
+  static let querySpacing = 0.040
 
   /// Creates a prober.
   public init(timeout: Double = 2, clockSamples: Int = 24) {
