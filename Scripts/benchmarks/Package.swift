@@ -25,6 +25,11 @@ let suites: [Target] = [
       .product(name: "HapticAHAP", package: "hapticctl"),
       .product(name: "HapticRenderer", package: "hapticctl"),
     ]),
+  benchmarkTarget(
+    "WireBenchmarks",
+    dependencies: [
+      .product(name: "HapticWire", package: "hapticctl"),
+    ]),
 ]
 
 /// The benchmark suite, kept in its own package so that the root package and `swift test` never
