@@ -7,8 +7,8 @@ extension JSONParser {
   }
 
   /// Parses a string starting at the opening quote; leaves `index` after the closing quote.
-  /// Returns the text and, for a known AHAP string, its index in ``KnownStrings/all``.
-  mutating func parseString() throws(JSONSyntaxError) -> (text: String, known: Int?) {
+  /// Returns the text, or for a known AHAP string only its index in ``KnownStrings/all``.
+  mutating func parseString() throws(JSONSyntaxError) -> (text: String?, known: Int?) {
     let start = index
     index += 1
     let contentStart = index
@@ -20,7 +20,7 @@ extension JSONParser {
         let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
         index += 1
         if nonASCII & 0x80 == 0 {
-          if let known = KnownStrings.lookup(slice) { return (KnownStrings.all[known], known) }
+          if let known = KnownStrings.lookup(slice) { return (nil, known) }
           return (String(decoding: slice, as: UTF8.self), nil)
         }
         guard let text = String(validating: slice, as: UTF8.self) else {
@@ -43,7 +43,7 @@ extension JSONParser {
         index += 1
         // Keys written with escapes (e.g. "\u0054ime") are still the keys they spell.
         if let known = buffer.withUnsafeBufferPointer({ KnownStrings.lookup($0) }) {
-          return (KnownStrings.all[known], known)
+          return (nil, known)
         }
         guard let text = String(validating: buffer, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, message: "the string is not valid UTF-8")

@@ -64,11 +64,16 @@ package struct JSONParser {
   }
 
   /// Appends a string node; `count` carries the known-string index + 1 (0 when not known).
-  private mutating func appendString(_ string: (text: String, known: Int?), at offset: Int) -> Int {
-    strings.append(string.text)
-    let node = append(.string, at: offset, first: strings.count - 1)
-    nodes[node].count = (string.known ?? -1) + 1
-    return node
+  /// Appends a string node. Known strings are not stored: the node refers to
+  /// `KnownStrings.all` through `count` (index + 1); others go to `strings` (`first`).
+  private mutating func appendString(_ string: (text: String?, known: Int?), at offset: Int) -> Int {
+    if let known = string.known {
+      let node = append(.string, at: offset, first: -1)
+      nodes[node].count = known + 1
+      return node
+    }
+    strings.append(string.text ?? "")
+    return append(.string, at: offset, first: strings.count - 1)
   }
 
   private mutating func parseDocument() throws(JSONSyntaxError) -> Int {
@@ -201,7 +206,7 @@ package struct JSONParser {
       pending.append(appendString(key, at: keyOffset))
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-        throw JSONSyntaxError(offset: index, message: "expected ':' after the key \"\(key.text)\"")
+        throw JSONSyntaxError(offset: index, message: "expected ':' after the key \"\(key.text ?? key.known.map { KnownStrings.all[$0] } ?? "")\"")
       }
       index += 1
       skipWhitespace()

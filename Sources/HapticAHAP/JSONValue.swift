@@ -13,7 +13,8 @@ package final class JSONTape: @unchecked Sendable {
     package var kind: Kind
     /// Byte offset of the value's first character in the source.
     package var offset: Int
-    /// bool: 0/1; string: index into `strings`; array/object: start in `children`.
+    /// bool: 0/1; string: index into `strings`, or -1 for a known string; array/object: start
+    /// in `children`.
     package var first: Int
     /// array/object: number of children; string: index in `KnownStrings.all` + 1, or 0.
     package var count: Int
@@ -34,6 +35,11 @@ package final class JSONTape: @unchecked Sendable {
     _ = self.children.initialize(from: children)
     self.strings = .allocate(capacity: strings.count)
     _ = self.strings.initialize(from: strings)
+  }
+
+  /// The text of a string node (known strings live in `KnownStrings.all`).
+  func string(_ node: Node) -> String {
+    node.first < 0 ? KnownStrings.all[node.count - 1] : strings[node.first]
   }
 
   deinit {
@@ -88,7 +94,7 @@ package struct JSONValue: Sendable {
     case .null: return .null
     case .bool: return .bool(node.first != 0)
     case .number: return .number(node.number)
-    case .string: return .string(tape.strings[node.first])
+    case .string: return .string(tape.string(node))
     case .array: return .array(JSONArray(tape: tape, first: node.first, count: node.count))
     case .object: return .object(JSONObject(tape: tape, first: node.first, count: node.count))
     }
@@ -162,7 +168,7 @@ package struct JSONObject: RandomAccessCollection, Sendable {
     let keyIndex = tape.children[first + position]
     let keyNode = tape.nodes[keyIndex]
     return JSONMember(
-      key: tape.strings[keyNode.first], keyOffset: keyNode.offset,
+      key: tape.string(keyNode), keyOffset: keyNode.offset,
       value: JSONValue(tape: tape, index: keyIndex + 1))
   }
 
@@ -178,7 +184,7 @@ package struct JSONObject: RandomAccessCollection, Sendable {
 
   /// The key of member `position`, without building the member.
   package func key(at position: Int) -> String {
-    tape.strings[tape.nodes[tape.children[first + position]].first]
+    tape.string(tape.nodes[tape.children[first + position]])
   }
 }
 

@@ -2,9 +2,11 @@
 /// delimit frames. Overhead: one byte plus one per 254 bytes.
 public enum COBS {
   /// Encodes `input` (the 0x00 delimiter is not added).
-  public static func encode(_ input: [UInt8]) -> [UInt8] {
+  ///
+  /// - Parameter extra: capacity to reserve beyond the encoding (e.g. 1 for a delimiter).
+  public static func encode(_ input: [UInt8], reserving extra: Int = 0) -> [UInt8] {
     var output: [UInt8] = []
-    output.reserveCapacity(input.count + input.count / 254 + 2)
+    output.reserveCapacity(input.count + input.count / 254 + 2 + extra)
     var codeIndex = 0
     output.append(0)
     var code: UInt8 = 1
@@ -30,22 +32,28 @@ public enum COBS {
   }
 
   /// Decodes one encoded frame (without its delimiter), or `nil` when it is not valid COBS.
-  public static func decode<C: Collection>(_ input: C) -> [UInt8]? where C.Element == UInt8 {
+  public static func decode(_ input: [UInt8]) -> [UInt8]? {
+    input.withUnsafeBufferPointer { decode($0) }
+  }
+
+  /// Decodes from a buffer (the non-generic core).
+  public static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(input.count)
-    var index = input.startIndex
-    while index != input.endIndex {
-      let code = input[index]
+    var index = 0
+    let count = input.count
+    while index < count {
+      let code = Int(input[index])
       guard code != 0 else { return nil }
-      index = input.index(after: index)
-      for _ in 1..<Int(code) {
-        guard index != input.endIndex else { return nil }
-        let byte = input[index]
+      index += 1
+      guard index + code - 1 <= count else { return nil }
+      for offset in 0..<(code - 1) {
+        let byte = input[index + offset]
         guard byte != 0 else { return nil }
         output.append(byte)
-        index = input.index(after: index)
       }
-      if code != 0xFF && index != input.endIndex { output.append(0) }
+      index += code - 1
+      if code != 0xFF && index < count { output.append(0) }
     }
     return output
   }

@@ -13,11 +13,23 @@ public enum CRC16 {
   }
 
   /// The CRC of `bytes`.
-  public static func checksum<C: Collection>(_ bytes: C) -> UInt16 where C.Element == UInt8 {
-    var crc: UInt16 = 0xFFFF
-    for byte in bytes {
-      crc = (crc >> 8) ^ table[Int((crc ^ UInt16(byte)) & 0xFF)]
+  public static func checksum(_ bytes: [UInt8]) -> UInt16 {
+    bytes.withUnsafeBufferPointer { checksum($0) }
+  }
+
+  /// The CRC of a slice.
+  public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+    bytes.withUnsafeBufferPointer { checksum($0) }
+  }
+
+  /// The CRC of the bytes in a buffer (the non-generic core).
+  public static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt16 {
+    table.withUnsafeBufferPointer { table in
+      var crc: UInt16 = 0xFFFF
+      for byte in bytes {
+        crc = (crc >> 8) ^ table[Int((crc ^ UInt16(byte)) & 0xFF)]
+      }
+      return crc
     }
-    return crc
   }
 }

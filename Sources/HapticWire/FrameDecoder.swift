@@ -24,7 +24,18 @@ public struct FrameDecoder: Sendable {
   }
 
   /// Feeds `bytes`; returns the frames completed by them, in order.
-  public mutating func feed<C: Collection>(_ bytes: C) -> [WireFrame] where C.Element == UInt8 {
+  public mutating func feed(_ bytes: [UInt8]) -> [WireFrame] {
+    bytes.withUnsafeBufferPointer { feed($0) }
+  }
+
+  /// Feeds a slice of bytes.
+  public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [WireFrame] {
+    bytes.withUnsafeBufferPointer { feed($0) }
+  }
+
+  /// Feeds bytes from a buffer (the non-generic core, so callers in other modules get the
+  /// specialised loop).
+  public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [WireFrame] {
     var frames: [WireFrame] = []
     for byte in bytes {
       if byte != 0 {

@@ -55,9 +55,8 @@ public struct SegmentBatch: Sendable, Hashable {
         startFrame: 0, frames: segment.frames, startLevel: segment.startLevel, endLevel: segment.endLevel,
         startFrequency: segment.startFrequency, endFrequency: segment.endFrequency)
     }
-    var bytes: [UInt8] = []
-    SegmentPayload.encode(rendered(segment), after: previous.map(rendered), levelBytes: Int(levelBytes), into: &bytes)
-    out.append(bytes)
+    SegmentPayload.encode(
+      rendered(segment), after: previous.map(rendered), levelBytes: Int(levelBytes), into: &out.bytes)
   }
 
   func encode(into out: inout WireWriter) {
@@ -81,6 +80,7 @@ public struct SegmentBatch: Sendable, Hashable {
     }
     let count = Int(try reader.u8())
     var segments: [Segment] = []
+    segments.reserveCapacity(count)
     var level = 0
     var hz = 0
     for _ in 0..<count {

@@ -1,10 +1,12 @@
 /// Little-endian integer and string writing for message payloads.
 public struct WireWriter: Sendable {
-  /// The bytes written so far.
-  public private(set) var bytes: [UInt8] = []
+  /// The bytes written so far (writable, so encoders can append in place).
+  public var bytes: [UInt8] = []
 
   /// Creates an empty writer.
-  public init() {}
+  public init() {
+    bytes.reserveCapacity(64)
+  }
 
   /// Appends one byte.
   public mutating func u8(_ value: UInt8) { bytes.append(value) }

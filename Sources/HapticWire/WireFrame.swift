@@ -61,7 +61,16 @@ public struct WireFrame: Sendable, Hashable {
 
   /// The frame's bytes with CRC, before COBS.
   public var rawBytes: [UInt8] {
-    var bytes = [version, flags.rawValue, session, seq, ack, type, UInt8(clamping: payload.count)] + payload
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Self.headerSize + payload.count + 2)
+    bytes.append(version)
+    bytes.append(flags.rawValue)
+    bytes.append(session)
+    bytes.append(seq)
+    bytes.append(ack)
+    bytes.append(type)
+    bytes.append(UInt8(clamping: payload.count))
+    bytes.append(contentsOf: payload)
     let crc = CRC16.checksum(bytes)
     bytes.append(UInt8(truncatingIfNeeded: crc))
     bytes.append(UInt8(truncatingIfNeeded: crc >> 8))
@@ -70,7 +79,9 @@ public struct WireFrame: Sendable, Hashable {
 
   /// The frame as sent: COBS-encoded, then the 0x00 delimiter.
   public func encoded() -> [UInt8] {
-    COBS.encode(rawBytes) + [0]
+    var output = COBS.encode(rawBytes, reserving: 1)
+    output.append(0)
+    return output
   }
 
   /// Parses raw (decoded) frame bytes and checks the CRC.
