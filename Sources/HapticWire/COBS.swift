@@ -38,23 +38,33 @@ public enum COBS {
 
   /// Decodes from a buffer (the non-generic core).
   public static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-    var output: [UInt8] = []
-    output.reserveCapacity(input.count)
-    var index = 0
     let count = input.count
-    while index < count {
-      let code = Int(input[index])
-      guard code != 0 else { return nil }
-      index += 1
-      guard index + code - 1 <= count else { return nil }
-      for offset in 0..<(code - 1) {
-        let byte = input[index + offset]
-        guard byte != 0 else { return nil }
-        output.append(byte)
+    var valid = true
+    // The decoded frame is never longer than its encoding.
+    let output = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+      var index = 0
+      var written = 0
+      while index < count {
+        let code = Int(input[index])
+        guard code != 0, index + code <= count else {
+          valid = false
+          break
+        }
+        index += 1
+        for offset in 0..<(code - 1) {
+          let byte = input[index + offset]
+          if byte == 0 { valid = false }
+          out[written] = byte
+          written += 1
+        }
+        index += code - 1
+        if code != 0xFF && index < count {
+          out[written] = 0
+          written += 1
+        }
       }
-      index += code - 1
-      if code != 0xFF && index < count { output.append(0) }
+      initialized = written
     }
-    return output
+    return valid ? output : nil
   }
 }

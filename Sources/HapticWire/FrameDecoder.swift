@@ -34,40 +34,67 @@ public struct FrameDecoder: Sendable {
   }
 
   /// Feeds bytes from a buffer (the non-generic core, so callers in other modules get the
-  /// specialised loop).
+  /// specialised loop). Frames lying wholly inside `bytes` are decoded in place; only a frame
+  /// split across calls is gathered in the decoder's buffer.
   public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [WireFrame] {
     var frames: [WireFrame] = []
-    for byte in bytes {
-      if byte != 0 {
-        if buffer.count < WireFrame.maxEncodedSize {
-          buffer.append(byte)
-        } else {
-          overflow = true
-          counters.discardedBytes += 1
-        }
+    var runStart = 0
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      guard bytes[index] == 0 else {
+        index += 1
         continue
       }
-      defer {
+      // A delimiter at `index`: the run is bytes[runStart..<index] after what is buffered.
+      let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+      if buffer.isEmpty && !overflow {
+        if !run.isEmpty { finishRun(run, into: &frames) }
+      } else {
+        gather(run)
+        if !overflow {
+          buffer.withUnsafeBufferPointer { finishRun($0, into: &frames) }
+        } else {
+          reject(buffered: buffer.count)
+        }
         buffer.removeAll(keepingCapacity: true)
         overflow = false
       }
-      if buffer.isEmpty && !overflow { continue }  // back-to-back delimiters
-      guard !overflow, let raw = COBS.decode(buffer) else {
-        reject()
-        continue
-      }
-      do {
-        frames.append(try WireFrame.parse(raw: raw))
-        counters.frames += 1
-      } catch {
-        reject()
-      }
+      index += 1
+      runStart = index
     }
+    gather(UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
     return frames
   }
 
-  private mutating func reject() {
+  /// Keeps the bytes of a frame still in progress (dropping what exceeds a frame's size).
+  private mutating func gather(_ run: UnsafeBufferPointer<UInt8>) {
+    let room = WireFrame.maxEncodedSize - buffer.count
+    if run.count <= room {
+      buffer.append(contentsOf: run)
+    } else {
+      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: run[..<max(room, 0)]))
+      overflow = true
+      counters.discardedBytes += run.count - max(room, 0)
+    }
+  }
+
+  /// Decodes one complete run (COBS, size and CRC checks).
+  private mutating func finishRun(_ run: UnsafeBufferPointer<UInt8>, into frames: inout [WireFrame]) {
+    guard run.count <= WireFrame.maxEncodedSize, let raw = COBS.decode(run) else {
+      reject(buffered: run.count)
+      return
+    }
+    do {
+      frames.append(try WireFrame.parse(raw: raw))
+      counters.frames += 1
+    } catch {
+      reject(buffered: run.count)
+    }
+  }
+
+  private mutating func reject(buffered: Int) {
     counters.rejected += 1
-    counters.discardedBytes += buffer.count
+    counters.discardedBytes += buffered
   }
 }

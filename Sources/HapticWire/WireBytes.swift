@@ -51,41 +51,50 @@ public struct WireReader: Sendable {
   /// Bytes not read yet.
   public var remaining: Int { bytes.count - index }
 
-  private mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
+  private func need(_ count: Int) throws(WireError) {
     guard remaining >= count else {
       throw WireError(.truncatedPayload, "payload ends \(count - remaining) byte(s) early")
     }
-    defer { index += count }
-    return bytes[index..<(index + count)]
   }
 
   /// Reads one byte.
-  public mutating func u8() throws(WireError) -> UInt8 { try take(1).first ?? 0 }
+  public mutating func u8() throws(WireError) -> UInt8 {
+    try need(1)
+    defer { index += 1 }
+    return bytes[index]
+  }
   /// Reads a signed byte.
   public mutating func i8() throws(WireError) -> Int8 { Int8(bitPattern: try u8()) }
   /// Reads 16 bits, little-endian.
   public mutating func u16() throws(WireError) -> UInt16 {
-    let part = try take(2)
-    return UInt16(part[part.startIndex]) | UInt16(part[part.startIndex + 1]) << 8
+    try need(2)
+    defer { index += 2 }
+    return UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
   }
   /// Reads a signed 16-bit value.
   public mutating func i16() throws(WireError) -> Int16 { Int16(bitPattern: try u16()) }
   /// Reads 32 bits, little-endian.
   public mutating func u32() throws(WireError) -> UInt32 {
+    try need(4)
+    defer { index += 4 }
     var value: UInt32 = 0
-    for (shift, byte) in try take(4).enumerated() { value |= UInt32(byte) << UInt32(8 * shift) }
+    for shift in 0..<4 { value |= UInt32(bytes[index + shift]) << UInt32(8 * shift) }
     return value
   }
   /// Reads 64 bits, little-endian.
   public mutating func u64() throws(WireError) -> UInt64 {
+    try need(8)
+    defer { index += 8 }
     var value: UInt64 = 0
-    for (shift, byte) in try take(8).enumerated() { value |= UInt64(byte) << UInt64(8 * shift) }
+    for shift in 0..<8 { value |= UInt64(bytes[index + shift]) << UInt64(8 * shift) }
     return value
   }
   /// Reads a length-prefixed UTF-8 string.
   public mutating func string() throws(WireError) -> String {
     let count = Int(try u8())
-    let utf8 = try take(count)
+    try need(count)
+    let utf8 = bytes[index..<(index + count)]
+    index += count
     guard let text = String(validating: utf8, as: UTF8.self) else {
       throw WireError(.badPayload, "a string is not valid UTF-8")
     }
