@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Splits a byte stream into frames at 0x00 delimiters, accepting bytes in chunks of any size.
 ///
 /// Garbage (line noise, a partial frame after a reset) is discarded up to the next delimiter:
@@ -41,11 +47,14 @@ public struct FrameDecoder: Sendable {
     var runStart = 0
     var index = 0
     let count = bytes.count
+    guard let base = bytes.baseAddress else { return frames }
     while index < count {
-      guard bytes[index] == 0 else {
-        index += 1
-        continue
+      // Find the next delimiter (memchr scans far faster than a byte loop).
+      guard let found = memchr(base + index, 0, count - index) else {
+        index = count
+        break
       }
+      index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
       // A delimiter at `index`: the run is bytes[runStart..<index] after what is buffered.
       let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
       if buffer.isEmpty && !overflow {
