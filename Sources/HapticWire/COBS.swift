@@ -5,29 +5,35 @@ public enum COBS {
   ///
   /// - Parameter extra: capacity to reserve beyond the encoding (e.g. 1 for a delimiter).
   public static func encode(_ input: [UInt8], reserving extra: Int = 0) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(input.count + input.count / 254 + 2 + extra)
-    var codeIndex = 0
-    output.append(0)
-    var code: UInt8 = 1
-    for byte in input {
-      if byte == 0 {
-        output[codeIndex] = code
-        codeIndex = output.count
-        output.append(0)
-        code = 1
-      } else {
-        output.append(byte)
-        code += 1
-        if code == 0xFF {
-          output[codeIndex] = code
-          codeIndex = output.count
-          output.append(0)
-          code = 1
+    let capacity = input.count + input.count / 254 + 2
+    var output = [UInt8](unsafeUninitializedCapacity: capacity + extra) { out, initialized in
+      input.withUnsafeBufferPointer { input in
+        var codeIndex = 0
+        var written = 1
+        var code: UInt8 = 1
+        for byte in input {
+          if byte == 0 {
+            out[codeIndex] = code
+            codeIndex = written
+            written += 1
+            code = 1
+          } else {
+            out[written] = byte
+            written += 1
+            code += 1
+            if code == 0xFF {
+              out[codeIndex] = code
+              codeIndex = written
+              written += 1
+              code = 1
+            }
+          }
         }
+        out[codeIndex] = code
+        initialized = written
       }
     }
-    output[codeIndex] = code
+    output.reserveCapacity(output.count + extra)
     return output
   }
 
