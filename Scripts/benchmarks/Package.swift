@@ -5,7 +5,7 @@ import PackageDescription
 func benchmarkTarget(_ name: String, dependencies: [Target.Dependency]) -> Target {
   .executableTarget(
     name: name,
-    dependencies: dependencies + [.product(name: "Benchmark", package: "benchmark")],
+    dependencies: dependencies + ["BenchmarkCorpus", .product(name: "Benchmark", package: "benchmark")],
     path: "Benchmarks/\(name)",
     plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
@@ -45,6 +45,9 @@ let package = Package(
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
-  targets: suites,
+  targets: suites + [
+    // Locating and loading the AHAP corpus, shared by the suites.
+    .target(name: "BenchmarkCorpus")
+  ],
   swiftLanguageModes: [.v6]
 )

@@ -1,43 +1,10 @@
 import Benchmark
+import BenchmarkCorpus
 import Foundation
 import HapticAHAP
 import HapticCore
 
-/// One AHAP file held in memory.
-struct CorpusFile: Sendable {
-  /// The file name, used in diagnostics.
-  var name: String
-  /// The file's bytes.
-  var bytes: [UInt8]
-}
-
-/// The AHAP corpus: every `*.ahap` in `shared/corpus/ahap` beside the repository checkout, or in
-/// the folder named by `HAPTICCTL_CORPUS`. Loaded once per benchmark, outside the measured block.
-enum Corpus {
-  /// The corpus folder: `$HAPTICCTL_CORPUS`, else `<checkout>/../shared/corpus/ahap`.
-  static var folder: URL {
-    if let override = ProcessInfo.processInfo.environment["HAPTICCTL_CORPUS"], !override.isEmpty {
-      return URL(fileURLWithPath: override, isDirectory: true)
-    }
-    // #filePath is <checkout>/Scripts/benchmarks/Benchmarks/AHAPBenchmarks/AHAPBenchmarks.swift.
-    var checkout = URL(fileURLWithPath: #filePath)
-    for _ in 0..<5 { checkout.deleteLastPathComponent() }
-    return checkout.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
-  }
-
-  /// Every `*.ahap` file in ``folder``, sorted by name; stops the run if there is none.
-  static func files() -> [CorpusFile] {
-    let path = folder.path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    let files = names.filter { $0.hasSuffix(".ahap") }.sorted().compactMap { name in
-      FileManager.default.contents(atPath: "\(path)/\(name)").map { CorpusFile(name: name, bytes: Array($0)) }
-    }
-    if files.isEmpty {
-      fatalError("no *.ahap files in \(path); set HAPTICCTL_CORPUS to the AHAP corpus folder")
-    }
-    return files
-  }
-
+extension Corpus {
   /// The patterns of the corpus files that read without errors.
   static func patterns(of files: [CorpusFile]) -> [HapticPattern] {
     files.compactMap { try? AHAPReader().read($0.bytes, file: $0.name).pattern }

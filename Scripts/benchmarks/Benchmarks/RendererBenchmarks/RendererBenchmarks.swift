@@ -1,38 +1,15 @@
 import Benchmark
+import BenchmarkCorpus
 import Foundation
 import HapticAHAP
 import HapticCore
 import HapticRenderer
 
-/// The AHAP corpus: every `*.ahap` in `shared/corpus/ahap` beside the repository checkout, or in
-/// the folder named by `HAPTICCTL_CORPUS` (the same rule as `AHAPBenchmarks`). Loaded once per
-/// benchmark, outside the measured block.
-enum Corpus {
-  /// The corpus folder: `$HAPTICCTL_CORPUS`, else `<checkout>/../shared/corpus/ahap`.
-  static var folder: URL {
-    if let override = ProcessInfo.processInfo.environment["HAPTICCTL_CORPUS"], !override.isEmpty {
-      return URL(fileURLWithPath: override, isDirectory: true)
-    }
-    // #filePath is <checkout>/Scripts/benchmarks/Benchmarks/RendererBenchmarks/RendererBenchmarks.swift.
-    var checkout = URL(fileURLWithPath: #filePath)
-    for _ in 0..<5 { checkout.deleteLastPathComponent() }
-    return checkout.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
-  }
-
-  /// The patterns of every `*.ahap` in ``folder`` that reads without errors, with their file
-  /// names, sorted by name; stops the run if the folder holds no `*.ahap` file.
+extension Corpus {
+  /// The patterns of every corpus file that reads without errors, with their file names.
   static func patterns() -> [(name: String, pattern: HapticPattern)] {
-    let path = folder.path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    let files = names.filter { $0.hasSuffix(".ahap") }.sorted()
-    if files.isEmpty {
-      fatalError("no *.ahap files in \(path); set HAPTICCTL_CORPUS to the AHAP corpus folder")
-    }
-    return files.compactMap { name in
-      guard let data = FileManager.default.contents(atPath: "\(path)/\(name)"),
-        let pattern = try? AHAPReader().read(Array(data), file: name).pattern
-      else { return nil }
-      return (name, pattern)
+    files().compactMap { file in
+      (try? AHAPReader().read(file.bytes, file: file.name).pattern).map { (file.name, $0) }
     }
   }
 }
