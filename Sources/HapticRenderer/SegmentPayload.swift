@@ -41,21 +41,28 @@ public enum SegmentPayload {
       duration >>= 7
       out.append(duration == 0 ? byte : byte | 0x80)
     } while duration != 0
-    func appendLevel(_ value: Int) {
-      let bits = levelBytes > 1
-        ? UInt16(bitPattern: Int16(clamping: value)) : UInt16(UInt8(bitPattern: Int8(clamping: value)))
-      out.append(UInt8(truncatingIfNeeded: bits))
-      if levelBytes > 1 { out.append(UInt8(truncatingIfNeeded: bits >> 8)) }
-    }
-    func appendHz(_ value: Int) {
-      let bits = UInt16(clamping: value)
+    if flags & Flag.levelJump != 0 { appendLevel(segment.startLevel, levelBytes, &out) }
+    if flags & Flag.levelRamp != 0 { appendLevel(segment.endLevel, levelBytes, &out) }
+    if flags & Flag.frequencyJump != 0 { appendHz(segment.startFrequency, &out) }
+    if flags & Flag.frequencyRamp != 0 { appendHz(segment.endFrequency, &out) }
+  }
+
+  @inline(__always)
+  private static func appendLevel(_ value: Int, _ levelBytes: Int, _ out: inout [UInt8]) {
+    if levelBytes > 1 {
+      let bits = UInt16(bitPattern: Int16(clamping: value))
       out.append(UInt8(truncatingIfNeeded: bits))
       out.append(UInt8(truncatingIfNeeded: bits >> 8))
+    } else {
+      out.append(UInt8(bitPattern: Int8(clamping: value)))
     }
-    if flags & Flag.levelJump != 0 { appendLevel(segment.startLevel) }
-    if flags & Flag.levelRamp != 0 { appendLevel(segment.endLevel) }
-    if flags & Flag.frequencyJump != 0 { appendHz(segment.startFrequency) }
-    if flags & Flag.frequencyRamp != 0 { appendHz(segment.endFrequency) }
+  }
+
+  @inline(__always)
+  private static func appendHz(_ value: Int, _ out: inout [UInt8]) {
+    let bits = UInt16(clamping: value)
+    out.append(UInt8(truncatingIfNeeded: bits))
+    out.append(UInt8(truncatingIfNeeded: bits >> 8))
   }
 
   /// The encoded size of `segment` in bytes (what ``encode(_:after:levelBytes:into:)``
