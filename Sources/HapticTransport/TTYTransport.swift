@@ -122,8 +122,9 @@ public final class TTYTransport: ByteTransport {
     var offset = 0
     var waited = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        Glibc.write(fd, buffer.baseAddress! + offset, bytes.count - offset)
+      let written = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return Glibc.write(fd, base + offset, bytes.count - offset)
       }
       if written > 0 {
         offset += written
