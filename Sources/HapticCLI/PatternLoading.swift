@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HapticAHAP
 import HapticCore
 import HapticRenderer
@@ -36,9 +37,10 @@ func printError(_ text: String) {
   print(text, to: &stderr)
 }
 
-/// Standard error as a `TextOutputStream`.
+/// Standard error as a `TextOutputStream` (write failures are ignored: there is nowhere left
+/// to report them).
 struct StandardError: TextOutputStream {
   mutating func write(_ string: String) {
-    FileHandleWriter.writeStandardError(string)
+    try? FileHandle.standardError.write(contentsOf: Data(string.utf8))
   }
 }
