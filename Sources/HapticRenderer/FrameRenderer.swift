@@ -187,7 +187,8 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
     }
     lastCrispness = crispness
     guard power > 0 else { return (0, lastFrequency) }
-    let hz = weightedHz / power
+    // One voice (the common case) or an amplitude-only board: no weighting needed.
+    let hz = active.count == 1 || amplitudeOnly ? active[0].cachedHz : weightedHz / power
     lastFrequency = hz
     if power != lastMix.g || hz != lastMix.hz {
       if hz != lastMix.hz { lastRated = map.ratedAcceleration(at: hz) }

@@ -44,18 +44,21 @@ public struct SegmentEncoder: Sendable {
       hzHigh = levelHigh
     }
     flat = false
-    let j = Double(frame.index - first.index)
-    let levelSlope = Double(frame.level - first.level) / j
-    let hzSlope = Double(frame.frequency - first.frequency) / j
+    let inverse = 1 / Double(frame.index - first.index)
+    let levelDelta = Double(frame.level - first.level)
+    let hzDelta = Double(frame.frequency - first.frequency)
+    let levelSlope = levelDelta * inverse
+    let hzSlope = hzDelta * inverse
     let fits =
       count < Self.maxFrames && frame.index == previous.index + 1
       && levelSlope >= levelLow && levelSlope <= levelHigh && hzSlope >= hzLow && hzSlope <= hzHigh
     if fits {
       // Narrow the intervals so that this frame stays within tolerance of later lines.
-      levelLow = Swift.max(levelLow, (Double(frame.level) - Self.tolerance - Double(first.level)) / j)
-      levelHigh = Swift.min(levelHigh, (Double(frame.level) + Self.tolerance - Double(first.level)) / j)
-      hzLow = Swift.max(hzLow, (Double(frame.frequency) - Self.tolerance - Double(first.frequency)) / j)
-      hzHigh = Swift.min(hzHigh, (Double(frame.frequency) + Self.tolerance - Double(first.frequency)) / j)
+      let margin = Self.tolerance * inverse
+      levelLow = Swift.max(levelLow, levelSlope - margin)
+      levelHigh = Swift.min(levelHigh, levelSlope + margin)
+      hzLow = Swift.max(hzLow, hzSlope - margin)
+      hzHigh = Swift.min(hzHigh, hzSlope + margin)
       last = frame
       count += 1
       return nil
