@@ -24,6 +24,9 @@ struct ControlCursor: Sendable {
   private let entries: [Entry]
   private let pointTimes: [Double]
   private let pointValues: [Double]
+  /// Per point: the slope to the next point (value per second; unused for the last point of a
+  /// curve and for steps, where the next point's value applies at once).
+  private let pointSlopes: [Double]
   private var index = -1
   /// Within the current curve: the last control point at or before the last time asked.
   private var point = 0
@@ -56,6 +59,10 @@ struct ControlCursor: Sendable {
     entries = order.map { collected[$0] }
     pointTimes = times
     pointValues = values
+    pointSlopes = times.indices.map { i in
+      guard i + 1 < times.count, times[i + 1] > times[i] else { return 0 }
+      return (values[i + 1] - values[i]) / (times[i + 1] - times[i])
+    }
   }
 
   /// True when the pattern never sets this control (it stays at its default).
@@ -81,9 +88,7 @@ struct ControlCursor: Sendable {
     if t >= pointTimes[last] { return pointValues[last] }
     if point < first { point = first }
     while point + 1 <= last && pointTimes[point + 1] <= t { point += 1 }
-    let span = pointTimes[point + 1] - pointTimes[point]
-    if span <= 0 { return pointValues[point + 1] }
-    let a = pointValues[point]
-    return a + (pointValues[point + 1] - a) * ((t - pointTimes[point]) / span)
+    if pointTimes[point + 1] <= pointTimes[point] { return pointValues[point + 1] }
+    return pointValues[point] + pointSlopes[point] * (t - pointTimes[point])
   }
 }
