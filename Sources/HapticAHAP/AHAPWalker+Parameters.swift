@@ -108,10 +108,7 @@ extension AHAPWalker {
   ) {
     if zip(points, points.dropFirst()).contains(where: { $0.time > $1.time }) {
       warn(.curveConvention, path(), at: offset, "control points are not in time order; sorted by time")
-      let order = points.indices.sorted { a, b in
-        points[a].time < points[b].time || (points[a].time == points[b].time && a < b)
-      }
-      points = order.map { points[$0] }
+      points = points.stableSorted(by: \.time)
     }
     if points.count > Self.softControlPointLimit {
       warn(

@@ -35,14 +35,7 @@ public struct ControlTimeline: Sendable {
     for curve in curves {
       collected[curve.id.ordinal].append(Entry(start: curve.effectiveStart, source: .curve(curve)))
     }
-    for (index, list) in collected.enumerated() where list.count > 1 {
-      // Stable sort by start time.
-      let order = list.indices.sorted { a, b in
-        list[a].start < list[b].start || (list[a].start == list[b].start && a < b)
-      }
-      collected[index] = order.map { list[$0] }
-    }
-    entries = collected
+    entries = collected.map { $0.stableSorted(by: \.start) }
   }
 
   /// The IDs that have at least one entry.

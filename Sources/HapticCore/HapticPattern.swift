@@ -29,9 +29,9 @@ public struct HapticPattern: Sendable, Hashable {
   ) {
     self.version = version
     self.metadata = metadata
-    self.events = Self.stableSorted(events, by: \.time)
-    self.parameters = Self.stableSorted(parameters, by: \.time)
-    self.curves = Self.stableSorted(curves, by: \.time)
+    self.events = events.stableSorted(by: \.time)
+    self.parameters = parameters.stableSorted(by: \.time)
+    self.curves = curves.stableSorted(by: \.time)
   }
 
   /// Adds an event, keeping time order (after existing events at the same time).
@@ -70,21 +70,4 @@ public struct HapticPattern: Sendable, Hashable {
 
   /// The number of control points over all curves.
   public var controlPointCount: Int { curves.reduce(0) { $0 + $1.controlPoints.count } }
-
-  private static func stableSorted<T>(_ items: [T], by key: (T) -> Double) -> [T] {
-    // `sort` is not guaranteed stable; sort indices with the index as tie-breaker.
-    if items.count < 2 { return items }
-    var isSorted = true
-    for i in 1..<items.count where key(items[i]) < key(items[i - 1]) {
-      isSorted = false
-      break
-    }
-    if isSorted { return items }
-    let order = items.indices.sorted { a, b in
-      let ka = key(items[a])
-      let kb = key(items[b])
-      return ka < kb || (ka == kb && a < b)
-    }
-    return order.map { items[$0] }
-  }
 }

@@ -53,10 +53,7 @@ struct ControlCursor: Sendable {
       times += curve.controlPoints.map(\.time)
       values += curve.controlPoints.map(\.value)
     }
-    let order = collected.indices.sorted { a, b in
-      collected[a].start < collected[b].start || (collected[a].start == collected[b].start && a < b)
-    }
-    entries = order.map { collected[$0] }
+    entries = collected.stableSorted(by: \.start)
     pointTimes = times
     pointValues = values
     pointSlopes = times.indices.map { i in
