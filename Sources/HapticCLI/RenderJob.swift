@@ -55,32 +55,49 @@ struct RenderJob {
     }
   }
 
-  /// A wire framer for `channel`.
-  func framer(channel: Int) -> SegmentFramer {
-    SegmentFramer(channel: UInt8(channel), amplitudeBits: profile.amplitudeBits, framePeriod: profile.framePeriod)
-  }
-
-  /// Totals over all channels, and the bytes and frames the segments take on the wire.
-  func stats() throws -> (RenderStats, wireBytes: Int, wireFrames: Int) {
-    var total = RenderStats()
+  /// What a full render adds up to: the render statistics of all channels, and the bytes and
+  /// frames their segments take on the wire.
+  struct Totals {
+    var stats = RenderStats()
     var wireBytes = 0
     var wireFrames = 0
+  }
+
+  /// Renders every channel through its segments, framing them as the wire would.
+  ///
+  /// - Parameters:
+  ///   - begin: called before a channel's first segment, with the channel index.
+  ///   - segment: called for every segment, in order.
+  ///   - end: called after a channel's last segment.
+  func renderSegments(
+    begin: (Int) throws -> Void = { _ in }, segment: (Segment) throws -> Void = { _ in },
+    end: (Int) throws -> Void = { _ in }
+  ) throws -> Totals {
+    var totals = Totals()
     for (channel, var render) in try channels().enumerated() {
-      var framer = framer(channel: channel)
-      while let (_, closed) = render.next() {
-        if let closed { _ = framer.add(closed) }
+      var framer = SegmentFramer(
+        channel: UInt8(channel), amplitudeBits: profile.amplitudeBits, framePeriod: profile.framePeriod)
+      try begin(channel)
+      func emit(_ closed: Segment) throws {
+        try segment(closed)
+        _ = framer.add(closed)
       }
-      if let last = render.finish() { _ = framer.add(last) }
+      while let (_, closed) = render.next() {
+        if let closed { try emit(closed) }
+      }
+      if let last = render.finish() { try emit(last) }
+      try end(channel)
       _ = framer.finish()
-      total.merge(render.stats)
-      wireBytes += framer.wireBytes
-      wireFrames += framer.frames
+      totals.stats.merge(render.stats)
+      totals.wireBytes += framer.wireBytes
+      totals.wireFrames += framer.frames
     }
-    return (total, wireBytes, wireFrames)
+    return totals
   }
 
   /// The stats as the JSON members shared by `stats` and `json`.
-  func statsMembers(_ stats: RenderStats, wireBytes: Int, wireFrames: Int) throws -> [(String, JSONText)] {
+  func statsMembers(_ totals: Totals) throws -> [(String, JSONText)] {
+    let stats = totals.stats
     let band = try FrameRenderer(pattern: pattern, profile: profile, options: options).sharpnessBand
     return [
       ("board", .string(profile.id)),
@@ -91,8 +108,8 @@ struct RenderJob {
       ("frames", .int(stats.frames)),
       ("segments", .int(stats.segments)),
       ("brake_segments", .int(stats.brakeSegments)),
-      ("wire_bytes", .int(wireBytes)),
-      ("wire_frames", .int(wireFrames)),
+      ("wire_bytes", .int(totals.wireBytes)),
+      ("wire_frames", .int(totals.wireFrames)),
       ("segment_bytes", .int(stats.segmentBytes)),
       ("naive_bytes", .int(stats.naiveBytes)),
       ("compression", .fixed(stats.naiveBytes > 0 ? Double(stats.segmentBytes) / Double(stats.naiveBytes) : 0, digits: 6)),
@@ -104,7 +121,6 @@ struct RenderJob {
 
   /// One JSON object with the render statistics.
   func writeStats(to sink: OutputSink) throws {
-    let (stats, wireBytes, wireFrames) = try stats()
-    try sink.write(JSONText.object(try statsMembers(stats, wireBytes: wireBytes, wireFrames: wireFrames)).rendered + "\n")
+    try sink.write(JSONText.object(try statsMembers(try renderSegments())).rendered + "\n")
   }
 }
