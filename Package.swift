@@ -34,7 +34,7 @@ let package = Package(
     // Layer 2: the renderer (pattern → timed drive frames and compact ramp segments).
     .target(name: "HapticRenderer", dependencies: ["HapticCore"]),
     // Layer 3: the wire protocol (framing, messages, reliable link, clock sync).
-    .target(name: "HapticWire", dependencies: ["HapticRenderer"]),
+    .target(name: "HapticWire", dependencies: ["HapticCore", "HapticRenderer"]),
     // libserialport (Debian libserialport-dev) and small POSIX helpers Swift cannot reach.
     .systemLibrary(
       name: "CLibSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
@@ -80,7 +80,7 @@ let package = Package(
     .testTarget(
       name: "HapticWireTests",
       dependencies: [
-        "HapticWire", "HapticRenderer", "HapticTestSupport",
+        "HapticCore", "HapticWire", "HapticRenderer", "HapticTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(

@@ -1,3 +1,5 @@
+import HapticCore
+
 /// Deterministic line faults for tests and the simulator: byte drops, bit flips, duplicated
 /// bytes, all driven by a seeded generator so a failing run can be replayed.
 public struct FaultModel: Sendable {
@@ -7,27 +9,20 @@ public struct FaultModel: Sendable {
   public var corruptRate: Double
   /// Probability that a byte is delivered twice.
   public var duplicateRate: Double
-  private var state: UInt64
+  private var rng: SplitMix
 
   /// Creates a fault model.
   public init(dropRate: Double = 0, corruptRate: Double = 0, duplicateRate: Double = 0, seed: UInt64 = 1) {
     self.dropRate = dropRate
     self.corruptRate = corruptRate
     self.duplicateRate = duplicateRate
-    state = seed
+    rng = SplitMix(seed: seed)
   }
 
   /// True when no fault is configured.
   public var isClean: Bool { dropRate <= 0 && corruptRate <= 0 && duplicateRate <= 0 }
 
-  private mutating func random() -> Double {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    z ^= z >> 31
-    return Double(z >> 11) / Double(1 << 53)
-  }
+  private mutating func random() -> Double { rng.unit() }
 
   /// The bytes as they arrive after the faults.
   public mutating func apply(_ bytes: [UInt8]) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import HapticCore
 import HapticTestSupport
 import HapticWire
 import Testing

@@ -1,3 +1,4 @@
+import HapticCore
 import HapticTestSupport
 import HapticWire
 import PropertyBased
