@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "HapticRenderer", targets: ["HapticRenderer"]),
     .library(name: "HapticWire", targets: ["HapticWire"]),
     .library(name: "HapticTransport", targets: ["HapticTransport"]),
+    .library(name: "HapticSimulator", targets: ["HapticSimulator"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -45,11 +46,13 @@ let package = Package(
       dependencies: [
         "HapticWire", "CLibSerialPort", "CHapticPosix",
       ]),
+    // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
+    .target(name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport"]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -86,6 +89,9 @@ let package = Package(
     .testTarget(
       name: "HapticTransportTests",
       dependencies: ["HapticTransport", "HapticWire", "HapticTestSupport"]),
+    .testTarget(
+      name: "HapticSimulatorTests",
+      dependencies: ["HapticSimulator", "HapticRenderer", "HapticWire", "HapticTransport", "HapticCore", "HapticAHAP"]),
     .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire"]),

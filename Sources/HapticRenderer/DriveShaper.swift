@@ -17,8 +17,9 @@ struct DriveShaper: Sendable {
   private let settleBand: Double
   /// α / (1 − α): the deadbeat and feed-forward gain (≈ τ / T).
   private let gain: Double
-  /// The modelled envelope, in fractions of full-scale drive.
-  private(set) var envelope = 0.0
+  /// The modelled envelope, in fractions of full-scale drive (an LRA's exact model resets it
+  /// after a brake).
+  var envelope = 0.0
   /// The target of the previous frame, to tell a steady target from a moving one.
   private var previousTarget = 0.0
 
@@ -64,5 +65,40 @@ struct DriveShaper: Sendable {
     }
     if envelope < stopThreshold && drive <= 0 { envelope = 0 }
     if envelope < 0 { envelope = 0 }
+  }
+}
+
+/// The shaper a host-shaped channel uses: the exact resonator model for an LRA, the
+/// first-order envelope model for an ERM.
+enum Shaper: Sendable {
+  case envelope(DriveShaper)
+  case resonator(ResonatorShaper)
+
+  /// True when the actuator is modelled as at rest.
+  var isAtRest: Bool {
+    switch self {
+    case .envelope(let shaper): return shaper.isAtRest
+    case .resonator(let shaper): return shaper.isAtRest
+    }
+  }
+
+  /// The drive for this frame (see ``DriveShaper/drive(toward:crispness:)``).
+  func drive(toward target: Double, crispness: Double, frequency: Double) -> Double {
+    switch self {
+    case .envelope(let shaper): return shaper.drive(toward: target, crispness: crispness)
+    case .resonator(let shaper): return shaper.drive(toward: target, crispness: crispness, frequency: frequency)
+    }
+  }
+
+  /// Advances the model one frame with the drive actually sent.
+  mutating func advance(sent drive: Double, target: Double, frequency: Double) {
+    switch self {
+    case .envelope(var shaper):
+      shaper.advance(sent: drive, target: target)
+      self = .envelope(shaper)
+    case .resonator(var shaper):
+      shaper.advance(sent: drive, target: target, frequency: frequency)
+      self = .resonator(shaper)
+    }
   }
 }

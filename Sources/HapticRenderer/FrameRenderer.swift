@@ -17,7 +17,7 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   private let controls: ControlTimeline
   private var intensityControl: ControlCursor
   private var sharpnessControl: ControlCursor
-  private var shaper: DriveShaper?
+  private var shaper: Shaper?
   private var nextEvent = 0
   private var active: [Voice] = []
   private var frameIndex = 0
@@ -75,9 +75,16 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
       // At rest once the modelled vibration is below half the detection threshold.
       let threshold = DetectionThreshold.acceleration(at: actuator.resonantFrequency)
       let stop = 0.5 * threshold * actuator.ratedAmplitude / actuator.ratedAcceleration
-      shaper = DriveShaper(
-        actuator: actuator, framePeriod: period, stopThreshold: stop,
-        resolution: 1 / Double(profile.maxLevel))
+      let resolution = 1 / Double(profile.maxLevel)
+      if actuator.kind == .lra, actuator.qualityFactor != nil {
+        shaper = .resonator(
+          ResonatorShaper(
+            actuator: actuator, framePeriod: period, stopThreshold: stop, resolution: resolution,
+            frequencyBand: profile.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) }))
+      } else {
+        shaper = .envelope(
+          DriveShaper(actuator: actuator, framePeriod: period, stopThreshold: stop, resolution: resolution))
+      }
     }
   }
 
@@ -116,9 +123,9 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
     let (target, hz) = mix(at: t, frame: k)
     var level: Int
     if var shaping = shaper {
-      let drive = shaping.drive(toward: target, crispness: lastCrispness)
+      let drive = shaping.drive(toward: target, crispness: lastCrispness, frequency: hz)
       level = quantize(drive)
-      shaping.advance(sent: Double(level) * levelScale, target: target)
+      shaping.advance(sent: Double(level) * levelScale, target: target, frequency: hz)
       shaper = shaping
     } else {
       level = quantize(target)
@@ -170,7 +177,8 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
         sharpness = Swift.min(Swift.max(active[index].baseSharpness + sharpnessOffset, 0), 1)
         crispness = Swift.max(crispness, amplitudeOnly ? sharpness : 1)
       }
-      let hz = map.frequency(sharpness: sharpness)
+      let hz = active[index].kind == .transient
+        ? windows.frequency(sharpness: sharpness) : map.frequency(sharpness: sharpness)
       if intensity != active[index].cachedIntensity || hz != active[index].cachedHz {
         active[index].cachedIntensity = intensity
         active[index].cachedHz = hz

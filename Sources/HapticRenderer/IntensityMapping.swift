@@ -87,15 +87,17 @@ struct PerceptualMap: Sendable {
     }
   }
 
-  /// Steady-state acceleration at rated drive and `hz`: the LRA's resonance curve
-  /// |H(f)| / |H(f0)|, or the ERM's rated acceleration (its frequency follows its speed).
+  /// Steady-state acceleration at rated drive and `hz`: for an LRA the acceleration response
+  /// of a force-driven resonator, r²·|H(f)| / |H(f0)| with r = f/f0; for an ERM its rated
+  /// acceleration (its frequency follows its speed).
   static func ratedAcceleration(_ actuator: ActuatorModel, at hz: Double) -> Double {
     guard actuator.kind == .lra, let q = actuator.qualityFactor else {
       return actuator.ratedAcceleration
     }
     let r = hz / actuator.resonantFrequency
     let magnitude = 1 / ((1 - r * r) * (1 - r * r) + (r / q) * (r / q)).squareRoot()
-    return actuator.ratedAcceleration * magnitude / q
+    // Acceleration of a force-driven mass: r² times the displacement response.
+    return actuator.ratedAcceleration * r * r * magnitude / q
   }
 
   /// The drive frequency in Hz for `sharpness` (linear in Hz across the band, as Android 16),

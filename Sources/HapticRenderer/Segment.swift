@@ -48,8 +48,9 @@ public struct Segment: Sendable, Hashable {
     (0..<frames).map { Frame(index: startFrame + $0, level: level(at: $0), frequency: frequency(at: $0)) }
   }
 
-  /// Integer linear interpolation, rounding half away from zero; exact at both ends.
-  static func interpolate(_ a: Int, _ b: Int, _ j: Int, _ n: Int) -> Int {
+  /// Integer linear interpolation of frame `j` of `n` from `a` to `b`, rounding half away from
+  /// zero; exact at both ends (the playback rule of docs/protocol.md §6.5).
+  public static func interpolate(_ a: Int, _ b: Int, _ j: Int, _ n: Int) -> Int {
     guard n > 1, a != b else { return a }
     let numerator = (b - a) * j
     let denominator = n - 1

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Host-side overdrive and braking for an LRA: the exact linear resonator, stepped one frame at
+/// a time, and the one-frame drive that brings it closest to where it should be.
+///
+/// The board drives `level × sin φ`, its carrier phase φ running continuously at the frame's
+/// frequency and restarting at 0 on the first non-zero frame after a zero frame
+/// (docs/protocol.md §6.5). So the host knows the drive waveform exactly, and with
+/// `ẍ + (ω0/Q)·ẋ + ω0²·x = u·sin φ(t) / Q` (units where a steady drive of 1 at f0 gives
+/// amplitude 1) one frame maps the state s = (x, ẋ) linearly: `s' = Φ·s + u·b(φ0)`, with Φ the
+/// free evolution over a frame and b the response to a frame of unit sine drive starting at
+/// phase φ0, both exact (no envelope approximation, any detuning).
+///
+/// Each frame the shaper picks the real drive u minimising the distance (in the energy norm)
+/// between `s'` and the steady orbit of the target drive — the deadbeat onset, or with a
+/// target of 0 the brake that leaves the least energy — clamped by crispness as
+/// ``DriveShaper`` does; near the orbit it sends the feed-forward d + τ·ḋ.
+struct ResonatorShaper: Sendable {
+  private struct Frequency: Sendable {
+    /// Response at the frame end to a frame of drive e^{iωt} from rest: (x, ẋ), complex.
+    var r1: (re: Double, im: Double)
+    var r2: (re: Double, im: Double)
+    /// e^{iωT}: the carrier's advance over a frame.
+    var turn: (re: Double, im: Double)
+  }
+
+  private let omega0: Double
+  private let phi: (a: Double, b: Double, c: Double, d: Double)
+  private let stopThreshold: Double
+  /// The envelope model that drives onsets, steps and steady targets.
+  private var envelopeModel: DriveShaper
+  private let band: ClosedRange<Int>?
+  private let table: [Frequency]
+  private var x = 0.0
+  private var v = 0.0
+  private var carrier = (re: 1.0, im: 0.0)
+  private var lastSentZero = true
+
+  /// - Parameters:
+  ///   - actuator: the LRA (f0, Q, time constants); `framePeriod`: seconds per frame.
+  ///   - stopThreshold: amplitude (fraction of full scale at f0) below which the resonator
+  ///     counts as at rest once drive stops; `resolution`: one level as a fraction of full scale.
+  ///   - frequencyBand: whole-hertz drive frequencies, or `nil` (always f0).
+  init(
+    actuator: ActuatorModel, framePeriod: Double, stopThreshold: Double, resolution: Double,
+    frequencyBand: ClosedRange<Int>?
+  ) {
+    envelopeModel = DriveShaper(
+      actuator: actuator, framePeriod: framePeriod, stopThreshold: stopThreshold, resolution: resolution)
+    let f0 = actuator.resonantFrequency
+    let q = actuator.qualityFactor ?? 11
+    let w0 = 2 * Double.pi * f0
+    omega0 = w0
+    self.stopThreshold = stopThreshold
+    band = frequencyBand
+    let sigma = w0 / (2 * q)
+    let wd = (w0 * w0 - sigma * sigma).squareRoot()
+    let decay = exp(-sigma * framePeriod)
+    let (cs, sn) = (cos(wd * framePeriod), sin(wd * framePeriod))
+    phi = (
+      decay * (cs + sigma / wd * sn), decay * sn / wd, -decay * w0 * w0 / wd * sn, decay * (cs - sigma / wd * sn)
+    )
+    let g = 1 / q
+    let frequencies = frequencyBand.map { Array($0).map(Double.init) } ?? [f0]
+    let phi = self.phi
+    table = frequencies.map { f in
+      let w = 2 * Double.pi * f
+      // H = g / (ω0² − ω² + 2iσω)
+      let (dr, di) = (w0 * w0 - w * w, 2 * sigma * w)
+      let den = dr * dr + di * di
+      let h1 = (re: g * dr / den, im: -g * di / den)
+      let h2 = (re: -w * h1.im, im: w * h1.re)
+      let turn = (re: cos(w * framePeriod), im: sin(w * framePeriod))
+      func times(_ a: (re: Double, im: Double), _ b: (re: Double, im: Double)) -> (re: Double, im: Double) {
+        (a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
+      }
+      let end1 = times(h1, turn)
+      let end2 = times(h2, turn)
+      // R = s_p(T) − Φ·s_p(0)
+      let r1 = (re: end1.re - (phi.a * h1.re + phi.b * h2.re), im: end1.im - (phi.a * h1.im + phi.b * h2.im))
+      let r2 = (re: end2.re - (phi.c * h1.re + phi.d * h2.re), im: end2.im - (phi.c * h1.im + phi.d * h2.im))
+      return Frequency(r1: r1, r2: r2, turn: turn)
+    }
+  }
+
+  private func entry(_ frequency: Double) -> Frequency {
+    guard let band else { return table[0] }
+    let hz = min(max(Int(frequency.rounded(.toNearestOrEven)), band.lowerBound), band.upperBound)
+    return table[hz - band.lowerBound]
+  }
+
+  /// Vibration amplitude as a fraction of full-scale drive at f0 (exact at resonance).
+  var envelope: Double { omega0 * ((omega0 * x) * (omega0 * x) + v * v).squareRoot() }
+
+  /// True when the resonator is modelled as at rest.
+  var isAtRest: Bool { x == 0 && v == 0 }
+
+  /// The carrier phasor a frame with non-zero drive would start with.
+  private var startCarrier: (re: Double, im: Double) { lastSentZero ? (1, 0) : carrier }
+
+  /// Im(c·z) for each component of a complex 2-vector: the response to sin-phase drive.
+  private static func imag(
+    _ c: (re: Double, im: Double), _ z1: (re: Double, im: Double), _ z2: (re: Double, im: Double)
+  ) -> (Double, Double) {
+    (c.re * z1.im + c.im * z1.re, c.re * z2.im + c.im * z2.re)
+  }
+
+  /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1 at `frequency`.
+  ///
+  /// While there is a target the first-order envelope model decides (deadbeat onset and steps,
+  /// feed-forward near the target; ``DriveShaper``): the exact state would make the controller
+  /// chase the beating between the drive and the natural mode, frame by frame. With no target,
+  /// the exact state decides the brake: the real drive that leaves the least energy
+  /// √((ω0x)² + ẋ²), for the free ring at f0.
+  func drive(toward target: Double, crispness: Double, frequency: Double) -> Double {
+    if target > 0 { return envelopeModel.drive(toward: target, crispness: crispness) }
+    if envelope < stopThreshold { return 0 }
+    let c = min(max(crispness, 0), 1)
+    let k = entry(frequency)
+    let b = Self.imag(startCarrier, k.r1, k.r2)
+    let free = (phi.a * x + phi.b * v, phi.c * x + phi.d * v)
+    let w2 = omega0 * omega0
+    let a = w2 * b.0 * b.0 + b.1 * b.1
+    let drive = a > 0 ? -(w2 * b.0 * free.0 + b.1 * free.1) / a : 0
+    return min(max(drive, -c), c)
+  }
+
+  /// Advances one frame with the drive actually sent (after quantisation).
+  mutating func advance(sent drive: Double, target: Double, frequency: Double) {
+    envelopeModel.advance(sent: drive, target: target)
+    let k = entry(frequency)
+    let start = startCarrier
+    let b = drive == 0 ? (0.0, 0.0) : Self.imag(start, k.r1, k.r2)
+    let nx = phi.a * x + phi.b * v + drive * b.0
+    let nv = phi.c * x + phi.d * v + drive * b.1
+    x = nx
+    v = nv
+    if drive != 0 {
+      carrier = (start.re * k.turn.re - start.im * k.turn.im, start.re * k.turn.im + start.im * k.turn.re)
+    }
+    lastSentZero = drive == 0
+    if envelope < stopThreshold && drive <= 0 {
+      x = 0
+      v = 0
+    }
+    // Without a target the exact state is the truth the next onset starts from.
+    if target <= 0 { envelopeModel.envelope = envelope }
+  }
+}

@@ -1,0 +1,239 @@
+import HapticRenderer
+public import HapticWire
+
+/// The board side of docs/protocol.md as a deterministic state machine on a virtual clock.
+///
+/// Feed it the host's bytes with ``receive(_:)`` and move its time with ``advance(to:)``; both
+/// return the bytes the board sends. Nothing here reads a wall clock, so the same inputs at the
+/// same virtual times give the same bytes and the same drive and acceleration, every run.
+/// ``SimulatorServer`` runs it in real time on a byte transport (a pseudo-terminal).
+public struct SimulatedBoard: Sendable {
+  /// A change of a channel's drive, logged when ``SimulatedBoard/logsDrive`` is on.
+  public struct DriveChange: Sendable, Hashable {
+    /// Virtual seconds since the simulation started.
+    public var time: Double
+    /// The channel.
+    public var channel: Int
+    /// The new level (signed; full scale = the profile's max level).
+    public var level: Int
+    /// The new drive frequency in Hz (0 = none).
+    public var frequency: Int
+  }
+
+  /// Board counters beyond what `status` carries.
+  public struct Counters: Sendable, Hashable {
+    /// Frames that failed CRC or length checks.
+    public var badFrames = 0
+    /// Times the watchdog stopped the drive.
+    public var watchdogStops = 0
+    /// Messages handled.
+    public var messages = 0
+    /// Error replies sent.
+    public var errors = 0
+    /// Simulated resets.
+    public var resets = 0
+  }
+
+  /// The configuration the board was built with.
+  public let configuration: SimulatorConfiguration
+  /// Virtual seconds since the simulation started.
+  public private(set) var time = 0.0
+  /// Record every drive change in ``driveLog``.
+  public var logsDrive = false
+  /// Drive changes so far (when ``logsDrive`` is on).
+  public private(set) var driveLog: [DriveChange] = []
+  /// Peak acceleration per channel since start, G.
+  public private(set) var peakAcceleration: [Double]
+  /// Counters.
+  public internal(set) var counters = Counters()
+
+  var link: ReliableLink
+  var decoder = FrameDecoder()
+  var queues: [DriveQueue]
+  var physics: [ActuatorPhysics]
+  var levels: [Double]
+  var frequencies: [Double]
+  var bootCount: UInt16
+  var bootTime = 0.0
+  var watchdogTimeout: Double
+  var watchdogState = BoardStatus.Watchdog.idle
+  var lastValidFrame = 0.0
+  var calibration: [BoardCapabilities.Calibration]
+  var calibrating: (channel: Int, until: Double)?
+  private var step: Int64 = 0
+  private var pending: [UInt8] = []
+
+  /// Boots a board: its first frame is a `reset notice` (power-on), waiting in ``advance(to:)``'s
+  /// output.
+  public init(configuration: SimulatorConfiguration) {
+    self.configuration = configuration
+    let channels = configuration.profile.channels.count
+    queues = Array(
+      repeating: DriveQueue(ticksPerFrame: configuration.ticksPerFrame, capacity: configuration.queueDepth),
+      count: channels)
+    physics = configuration.actuators.map { ActuatorPhysics(parameters: $0, stepRate: configuration.physicsRate) }
+    levels = Array(repeating: 0, count: channels)
+    frequencies = Array(repeating: 0, count: channels)
+    peakAcceleration = Array(repeating: 0, count: channels)
+    bootCount = configuration.bootCount
+    watchdogTimeout = configuration.watchdog
+    calibration = Array(repeating: configuration.supportsCalibration ? .uncalibrated : .notApplicable, count: channels)
+    link = ReliableLink(session: UInt8(truncatingIfNeeded: bootCount))
+    pending = link.send(.resetNotice(bootCount: bootCount, cause: .powerOn), now: 0)
+  }
+
+  /// The board clock (ticks) at virtual time `t`, with the configured offset and drift.
+  public func boardTicks(at t: Double) -> UInt64 {
+    let seconds = configuration.clockOffset + t * (1 + configuration.driftPPM * 1e-6)
+    return UInt64(max(seconds, 0) * Double(configuration.clockFrequency))
+  }
+
+  /// The board clock now.
+  public var now: UInt64 { boardTicks(at: time) }
+
+  /// The boot counter (it increments on every ``reset(cause:)``).
+  public var currentBootCount: UInt16 { bootCount }
+
+  /// The drive each channel plays now: level as a fraction of full scale, and frequency in Hz.
+  public var currentDrive: [(level: Double, frequency: Double)] {
+    levels.indices.map { (levels[$0], frequencies[$0]) }
+  }
+
+  /// Handles bytes from the host at the current time; returns the board's reply bytes.
+  public mutating func receive(_ bytes: [UInt8]) -> [UInt8] {
+    var out = takePending()
+    let before = decoder.counters.rejected
+    let frames = decoder.feed(bytes)
+    counters.badFrames += decoder.counters.rejected - before
+    guard !frames.isEmpty else { return out }
+    // Any frame that passes the CRC feeds the watchdog (§6.7).
+    lastValidFrame = time
+    watchdogState = .armed
+    let output = link.receive(frames, now: time)
+    out += output.bytes
+    for event in output.events {
+      if case .versionMismatch = event {
+        counters.errors += 1
+        out += link.unreliable(
+          .error(ProtocolError(code: .unsupportedVersion, messageType: 0, detail: UInt16(WireFrame.protocolVersion))))
+      }
+    }
+    for frame in output.frames {
+      out += handle(frame)
+    }
+    return out
+  }
+
+  /// Runs the board (playback, physics, watchdog, calibration, retransmission) up to virtual
+  /// time `t`; returns what the board sends meanwhile.
+  public mutating func advance(to t: Double) -> [UInt8] {
+    var observer = NoTrace()
+    return advance(to: t, trace: &observer)
+  }
+
+  /// ``advance(to:)`` that reports every physics step to `trace`.
+  public mutating func advance<Trace: SimulationTrace>(to t: Double, trace: inout Trace) -> [UInt8] {
+    var out = takePending()
+    let dt = 1 / configuration.physicsRate
+    while Double(step + 1) * dt <= t + 1e-12 {
+      step += 1
+      time = Double(step) * dt
+      if watchdogState == .armed && time - lastValidFrame >= watchdogTimeout {
+        stopAll()
+        watchdogState = .fired
+        counters.watchdogStops += 1
+      }
+      if let job = calibrating, time >= job.until { out += finishCalibration(job.channel) }
+      let tick = now
+      for channel in physics.indices {
+        let drive = calibrating?.channel == channel ? DriveQueue.Drive(level: 0, frequency: 0) : queues[channel].drive(at: tick)
+        let level = clampLevel(drive.level)
+        let frequency = configuration.profile.frequencyControl == nil ? 0 : Double(drive.frequency)
+        if level != levels[channel] || frequency != frequencies[channel] {
+          levels[channel] = level
+          frequencies[channel] = frequency
+          if logsDrive { driveLog.append(DriveChange(time: time, channel: channel, level: drive.level, frequency: drive.frequency)) }
+        }
+        let acceleration = configuration.noActuator ? 0 : physics[channel].step(level: level, frequency: frequency)
+        if abs(acceleration) > peakAcceleration[channel] { peakAcceleration[channel] = abs(acceleration) }
+        trace.record(time: time, channel: channel, drive: level, acceleration: acceleration)
+      }
+    }
+    time = max(time, t)
+    out += link.poll(now: time).bytes
+    return out
+  }
+
+  /// The level as a fraction of full scale; negative levels only on signed boards (§6.5).
+  private func clampLevel(_ level: Int) -> Double {
+    let maxLevel = Double(configuration.profile.maxLevel)
+    let value = Double(level) / maxLevel
+    return configuration.profile.amplitudeSigned ? min(max(value, -1), 1) : min(max(value, 0), 1)
+  }
+
+  mutating func stopAll() {
+    for index in queues.indices { queues[index].stop() }
+  }
+
+  /// Restarts the board (a brown-out, a reset button): queues and link state are lost, the boot
+  /// counter increments and a `reset notice` goes out first. The actuators keep ringing down.
+  public mutating func reset(cause: ResetCause) {
+    stopAll()
+    bootCount &+= 1
+    counters.resets += 1
+    bootTime = time
+    watchdogTimeout = configuration.watchdog
+    watchdogState = .idle
+    calibrating = nil
+    decoder = FrameDecoder()
+    link = ReliableLink(session: UInt8(truncatingIfNeeded: bootCount))
+    pending = link.send(.resetNotice(bootCount: bootCount, cause: cause), now: time)
+  }
+
+  /// The board's status report now (§6.8).
+  public var status: BoardStatus {
+    var faults: BoardStatus.Faults = []
+    if configuration.noActuator { faults.insert(.noActuator) }
+    return BoardStatus(
+      boardTime: UInt32(truncatingIfNeeded: now), watchdog: watchdogState, faults: faults,
+      badFrames: UInt16(clamping: counters.badFrames),
+      channels: queues.indices.map { index in
+        BoardStatus.Channel(
+          queueFill: UInt16(clamping: queues[index].fill), underruns: UInt16(clamping: queues[index].underruns),
+          lateSegments: UInt16(clamping: queues[index].lateSegments), level: Int16(clamping: queues[index].current.level))
+      })
+  }
+
+  /// The actuator state of a channel (for tests and measurements).
+  public func actuator(_ channel: Int) -> ActuatorPhysics { physics[channel] }
+
+  private mutating func takePending() -> [UInt8] {
+    defer { pending = [] }
+    return pending
+  }
+}
+
+/// Receives every physics step of a simulation.
+public protocol SimulationTrace {
+  /// One step of one channel: drive as a fraction of full scale, acceleration in G.
+  mutating func record(time: Double, channel: Int, drive: Double, acceleration: Double)
+}
+
+/// A trace that keeps nothing.
+public struct NoTrace: SimulationTrace {
+  /// Creates it.
+  public init() {}
+  /// Ignores the step.
+  public func record(time: Double, channel: Int, drive: Double, acceleration: Double) {}
+}
+
+extension SimulatedBoard {
+  /// Moves time forward to `t` without simulating the gap (the real-time server does this when
+  /// the host process stalled longer than its catch-up bound). Drive and physics resume at `t`.
+  public mutating func skip(to t: Double) {
+    guard t > time else { return }
+    let dt = 1 / configuration.physicsRate
+    step = max(step, Int64((t / dt).rounded(.down)))
+    time = t
+  }
+}

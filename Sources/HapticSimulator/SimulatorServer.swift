@@ -1,0 +1,143 @@
+import Foundation
+public import HapticTransport
+import HapticWire
+import HapticRenderer
+
+/// Runs a ``SimulatedBoard`` in real time on a byte transport (the board side of a
+/// pseudo-terminal, or a loopback pair), with optional line faults.
+///
+/// The loop is a fixed-step game loop: every pass it reads what the host sent (waiting at most
+/// one frame period), advances the board to the wall clock and writes its replies. When the
+/// process falls behind by more than ``Faults/maxCatchUp`` it does not try to simulate the
+/// backlog at once (which would only fall further behind — the "spiral of death"): it simulates
+/// that bound, skips the rest of the gap without physics, and counts an overrun.
+public final class SimulatorServer: @unchecked Sendable {
+  /// Faults and timing limits of the served link.
+  public struct Faults: Sendable {
+    /// Probability that a byte is lost (each direction).
+    public var dropRate = 0.0
+    /// Probability that a byte gets one bit flipped (each direction).
+    public var corruptRate = 0.0
+    /// Extra one-way delay of the board's replies, seconds.
+    public var delay = 0.0
+    /// Close the link (as an unplugged cable) at this many seconds after start.
+    public var disconnectAt: Double?
+    /// Reset the board (as a brown-out) at this many seconds after start.
+    public var resetAt: Double?
+    /// The most simulated time one pass may catch up; the rest of a longer stall is skipped.
+    public var maxCatchUp = 0.050
+    /// Seed of the fault generator.
+    public var seed: UInt64 = 1
+
+    /// No faults.
+    public init() {}
+  }
+
+  /// What the server counted.
+  public struct Report: Sendable {
+    /// Passes that found the simulation behind by more than the catch-up bound.
+    public var overruns = 0
+    /// Simulated seconds skipped without physics because of overruns.
+    public var skipped = 0.0
+    /// Bytes received from the host.
+    public var bytesIn = 0
+    /// Bytes sent to the host.
+    public var bytesOut = 0
+    /// Why the loop ended.
+    public var ended = ""
+  }
+
+  private let transport: any ByteTransport
+  private let faults: Faults
+  private let lock = NSLock()
+  private var board: SimulatedBoard
+  private var stopRequested = false
+  private var report = Report()
+
+  /// Prepares a server; call ``run()`` to serve.
+  public init(board: SimulatedBoard, transport: any ByteTransport, faults: Faults = Faults()) {
+    self.board = board
+    self.transport = transport
+    self.faults = faults
+  }
+
+  /// Asks ``run()`` to return (from any thread).
+  public func stop() { lock.withLock { stopRequested = true } }
+
+  /// A copy of the board as it is now (for tests and status).
+  public var snapshot: SimulatedBoard { lock.withLock { board } }
+
+  /// The counters so far.
+  public var counters: Report { lock.withLock { report } }
+
+  /// Serves until ``stop()``, a configured disconnect, or a transport failure. Blocking.
+  @discardableResult
+  public func run() -> Report {
+    let clock = ContinuousClock()
+    let start = clock.now
+    func elapsed() -> Double {
+      let d = clock.now - start
+      return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+    var inbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed)
+    var outbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed &+ 1)
+    var delayed: [(due: Double, bytes: [UInt8])] = []
+    var resetDone = false
+    let period = min(board.configuration.profile.framePeriod, 0.001)
+    while true {
+      if lock.withLock({ stopRequested }) { return finish("stopped") }
+      let received: [UInt8]
+      do {
+        received = try transport.read(timeout: period)
+      } catch {
+        return finish("the link closed: \(error.description)")
+      }
+      let t = elapsed()
+      if let at = faults.disconnectAt, t >= at {
+        transport.close()
+        return finish("disconnected at \(at) s (fault injection)")
+      }
+      var out: [UInt8] = []
+      lock.withLock {
+        report.bytesIn += received.count
+        let behind = t - board.time
+        if behind > faults.maxCatchUp {
+          report.overruns += 1
+          report.skipped += behind - faults.maxCatchUp
+          board.skip(to: t - faults.maxCatchUp)
+        }
+        out += board.advance(to: t)
+        if let at = faults.resetAt, !resetDone, t >= at {
+          resetDone = true
+          board.reset(cause: .brownOut)
+          out += board.advance(to: t)
+        }
+        if !received.isEmpty { out += board.receive(inbound.apply(received)) }
+      }
+      out = outbound.apply(out)
+      if faults.delay > 0 {
+        if !out.isEmpty { delayed.append((t + faults.delay, out)) }
+        out = []
+        while let first = delayed.first, first.due <= t {
+          out += first.bytes
+          delayed.removeFirst()
+        }
+      }
+      guard !out.isEmpty else { continue }
+      do {
+        try transport.write(out)
+        lock.withLock { report.bytesOut += out.count }
+      } catch {
+        return finish("the link closed: \(error.description)")
+      }
+    }
+  }
+
+  private func finish(_ reason: String) -> Report {
+    lock.withLock {
+      board.stopAll()
+      report.ended = reason
+      return report
+    }
+  }
+}
