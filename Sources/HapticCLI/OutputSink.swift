@@ -49,6 +49,12 @@ final class OutputSink {
     if buffer.count >= 1 << 16 { try flush() }
   }
 
+  /// Appends raw bytes.
+  func write(bytes: [UInt8]) throws {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
   private func flush() throws {
     guard !buffer.isEmpty else { return }
     do {

@@ -135,11 +135,20 @@ extension RenderJob {
     return text
   }
 
-  private func fmt(_ value: Double, _ digits: Int = 1) -> String {
+  private func fmt(_ value: Double, _ digits: Int = 1) -> String { SVGText.number(value, digits) }
+
+  private func escape(_ text: String) -> String { SVGText.escape(text) }
+}
+
+/// Text helpers shared by the SVG writers.
+enum SVGText {
+  /// A coordinate or value with `digits` decimals, locale-free.
+  static func number(_ value: Double, _ digits: Int = 1) -> String {
     Decimal6.string(value, digits: digits)
   }
 
-  private func escape(_ text: String) -> String {
+  /// `text` escaped for XML content and attributes.
+  static func escape(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }

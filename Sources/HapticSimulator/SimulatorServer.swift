@@ -54,11 +54,24 @@ public final class SimulatorServer: @unchecked Sendable {
   private var stopRequested = false
   private var report = Report()
 
+  private let waitsForClients: Bool
+
   /// Prepares a server; call ``run()`` to serve.
-  public init(board: SimulatedBoard, transport: any ByteTransport, faults: Faults = Faults()) {
+  ///
+  /// - Parameters:
+  ///   - board: the board to run.
+  ///   - transport: the board's side of the link.
+  ///   - faults: line faults and timing limits.
+  ///   - waitsForClients: keep serving when the other end closes (a pseudo-terminal whose
+  ///     client exited): the board keeps running, its watchdog stops the drive, and the next
+  ///     client that opens the port finds it. Otherwise a closed link ends ``run()``.
+  public init(
+    board: SimulatedBoard, transport: any ByteTransport, faults: Faults = Faults(), waitsForClients: Bool = false
+  ) {
     self.board = board
     self.transport = transport
     self.faults = faults
+    self.waitsForClients = waitsForClients
   }
 
   /// Asks ``run()`` to return (from any thread).
@@ -86,11 +99,17 @@ public final class SimulatorServer: @unchecked Sendable {
     let period = min(board.configuration.profile.framePeriod, 0.001)
     while true {
       if lock.withLock({ stopRequested }) { return finish("stopped") }
-      let received: [UInt8]
+      var received: [UInt8] = []
+      var clientGone = false
       do {
         received = try transport.read(timeout: period)
       } catch {
-        return finish("the link closed: \(error.description)")
+        guard waitsForClients && error.code == .disconnected else {
+          return finish("the link closed: \(error.description)")
+        }
+        // No client on the other end: keep the board's time running.
+        clientGone = true
+        usleep(UInt32(period * 1_000_000))
       }
       let t = elapsed()
       if let at = faults.disconnectAt, t >= at {
@@ -123,11 +142,12 @@ public final class SimulatorServer: @unchecked Sendable {
           delayed.removeFirst()
         }
       }
-      guard !out.isEmpty else { continue }
+      guard !out.isEmpty && !clientGone else { continue }
       do {
         try transport.write(out)
         lock.withLock { report.bytesOut += out.count }
       } catch {
+        if waitsForClients && error.code == .disconnected { continue }
         return finish("the link closed: \(error.description)")
       }
     }

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HapticRenderer
+import HapticSimulator
+import HapticTransport
+
+/// `hapticctl sim`: the board simulator's commands.
+struct Sim: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run the board simulator.", subcommands: [SimServe.self])
+}
+
+/// `hapticctl sim serve [--board ID] [--link PATH] [--no-actuator] [--drift-ppm N] [--drop P]
+/// [--corrupt P] …`.
+struct SimServe: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve a simulated board on a pseudo-terminal until terminated.",
+    discussion: """
+      Opens a pseudo-terminal and prints its path alone on the first line of standard output; \
+      `hapticctl probe --port PATH` and `hapticctl send FILE --port PATH` then talk to the \
+      simulated board through the real serial code path. The board runs in real time (its \
+      physics at a fixed step), speaks docs/protocol.md and stops its drive on the watchdog. \
+      Ctrl-C or SIGTERM ends it (the --link symlink is removed).
+      """)
+
+  @Option(help: "Board profile: sim-lra, sim-erm or uno-drv2605l.")
+  var board = "sim-lra"
+
+  @Option(help: "Also make this symbolic link point at the pseudo-terminal.")
+  var link: String?
+
+  @Flag(help: "Report no actuator (haptics unsupported).")
+  var noActuator = false
+
+  @Option(help: "Board clock error in parts per million.")
+  var driftPPM = 0.0
+
+  @Option(help: "Board clock reading at start, seconds.")
+  var clockOffset = 0.0
+
+  @Option(help: "Probability that a byte is lost, each direction (0…1).")
+  var drop = 0.0
+
+  @Option(help: "Probability that a byte is corrupted, each direction (0…1).")
+  var corrupt = 0.0
+
+  @Option(help: "Extra delay of the board's replies, milliseconds.")
+  var delayMs = 0.0
+
+  @Option(help: "Watchdog timeout at boot, milliseconds (10–5000).")
+  var watchdogMs = 100
+
+  @Option(help: "Simulate an unplugged cable this many seconds after start.")
+  var disconnectAt: Double?
+
+  @Option(help: "Simulate a board reset (brown-out) this many seconds after start.")
+  var resetAt: Double?
+
+  @Option(help: "Seed of the fault generator.")
+  var seed: UInt64 = 1
+
+  func validate() throws {
+    _ = try PatternLoading.profile(board)
+    guard (0...1).contains(drop), (0...1).contains(corrupt) else {
+      throw ValidationError("--drop and --corrupt are probabilities in 0…1")
+    }
+    guard (10...5000).contains(watchdogMs) else { throw ValidationError("--watchdog-ms must be 10–5000") }
+    guard abs(driftPPM) <= 10_000 else { throw ValidationError("--drift-ppm must be within ±10000") }
+    guard delayMs >= 0 && delayMs <= 10_000 else { throw ValidationError("--delay-ms must be 0–10000") }
+  }
+
+  func run() throws {
+    var configuration = SimulatorConfiguration(profile: try PatternLoading.profile(board))
+    configuration.noActuator = noActuator
+    configuration.driftPPM = driftPPM
+    configuration.clockOffset = clockOffset
+    configuration.watchdog = Double(watchdogMs) / 1000
+    if let problem = configuration.problem { throw CLIError("cannot simulate \(board): \(problem)") }
+    var faults = SimulatorServer.Faults()
+    faults.dropRate = drop
+    faults.corruptRate = corrupt
+    faults.delay = delayMs / 1000
+    faults.disconnectAt = disconnectAt
+    faults.resetAt = resetAt
+    faults.seed = seed
+
+    let terminal: PseudoTerminal
+    do {
+      terminal = try PseudoTerminal()
+      if let link { try terminal.link(at: link) }
+    } catch {
+      throw CLIError(error.description)
+    }
+    let server = SimulatorServer(
+      board: SimulatedBoard(configuration: configuration), transport: terminal.boardSide, faults: faults,
+      waitsForClients: true)
+    // Stop on SIGINT/SIGTERM: the handlers only ask the loop to end; it stops the drive itself.
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    var sources: [any DispatchSourceSignal] = []
+    for number in [SIGINT, SIGTERM] {
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { server.stop() }
+      source.resume()
+      sources.append(source)
+    }
+    print(terminal.path)
+    fflush(nil)
+    printError("simulated \(board) board on \(terminal.path)\(link.map { " (link \($0))" } ?? ""); Ctrl-C ends it")
+    let report = server.run()
+    sources.forEach { $0.cancel() }
+    if let link { unlink(link) }
+    terminal.boardSide.close()
+    printError(
+      "simulator stopped: \(report.ended); \(report.bytesIn) bytes in, \(report.bytesOut) out, \(report.overruns) overruns")
+  }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import HapticAHAP
+import HapticCore
+import HapticRenderer
+import HapticSimulator
+
+/// `hapticctl simulate FILE --board ID [--format csv|wav|svg|summary] [-o OUT] [--audio OUT.wav]`.
+struct Simulate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Play a pattern on a simulated board and report what the actuator does.",
+    discussion: """
+      Renders the pattern for the board, drives the board's simulated actuator (an LRA as a \
+      driven damped mass-spring, an ERM as a first-order motor) at a fixed physics rate on a \
+      virtual clock, and runs on until the actuator is at rest. Deterministic.
+      Formats:
+        summary  JSON: per channel peak_g, rms_g, rise_ms (drive start → envelope at 90 % of \
+      its peak), stop_ms (drive end → envelope below 0.026 G), duration_s
+        csv      one row per physics step per channel: time_s,channel,drive,accel_g
+        wav      acceleration as 16-bit audio at the physics rate, one channel per actuator \
+      (full scale ±4 G)
+        svg      drive and acceleration over time
+      --audio OUT.wav mixes the pattern's audio events (AudioCustom files, resolved next to the \
+      AHAP file; AudioContinuous tones) into a 48 kHz mono WAV aligned with the haptic timeline.
+      """)
+
+  /// Output formats.
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case summary, csv, wav, svg
+  }
+
+  @Argument(help: "The AHAP file to simulate.", completion: .file(extensions: ["ahap", "json"]))
+  var file: String
+
+  @Option(help: "Board profile id.")
+  var board: String
+
+  @Option(help: "Output format: summary, csv, wav or svg.")
+  var format: Format = .summary
+
+  @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+  var output: String?
+
+  @Option(help: "Also write the pattern's audio events to this WAV file.")
+  var audio: String?
+
+  @Option(help: "Physics steps per second (at least 16 × the highest drive frequency).")
+  var physicsRate: Double = 16_000
+
+  @OptionGroup var reading: AHAPReadingOptions
+
+  func validate() throws {
+    _ = try PatternLoading.profile(board)
+    if format == .wav && output == nil && isatty(STDOUT_FILENO) == 1 {
+      throw ValidationError("--format wav writes binary audio: give -o FILE or redirect standard output")
+    }
+  }
+
+  func run() throws {
+    let profile = try PatternLoading.profile(board)
+    let pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
+    var configuration = SimulatorConfiguration(profile: profile)
+    configuration.physicsRate = physicsRate
+    if let problem = configuration.problem { throw CLIError("cannot simulate on \(board): \(problem)") }
+    let simulation: PatternSimulation
+    do {
+      simulation = try PatternSimulation(pattern: pattern, configuration: configuration)
+    } catch {
+      throw CLIError(error.description)
+    }
+    let job = SimulationJob(simulation: simulation, source: file)
+    // Both outputs are prepared before either is committed, so a failure leaves neither.
+    let sink = try OutputSink(path: output)
+    let duration: Double
+    switch format {
+    case .summary: duration = try job.writeSummary(to: sink)
+    case .csv: duration = try job.writeCSV(to: sink)
+    case .wav: duration = try job.writeWAV(to: sink)
+    case .svg: duration = try job.writeSVG(to: sink)
+    }
+    var audioSink: OutputSink?
+    if let audio {
+      audioSink = try writeAudio(pattern, duration: duration, to: audio)
+    }
+    try sink.commit()
+    try audioSink?.commit()
+  }
+
+  /// Mixes the audio events; missing or unreadable audio files are warnings.
+  private func writeAudio(_ pattern: HapticPattern, duration: Double, to path: String) throws -> OutputSink {
+    let renderer = AudioRenderer()
+    let source = file
+    let (samples, warnings) = renderer.render(pattern, minimumDuration: duration) { waveform in
+      let resolved: String
+      do {
+        resolved = try WaveformPath.resolve(waveform, relativeTo: source)
+      } catch {
+        throw CLIError((error as? AHAPDiagnostic)?.message ?? "\(error)")
+      }
+      guard let data = FileManager.default.contents(atPath: resolved) else {
+        throw CLIError("cannot read \(resolved)")
+      }
+      do {
+        return try WAVFile.decode(Array(data))
+      } catch {
+        throw CLIError("\(waveform): \(error)")
+      }
+    }
+    for warning in warnings { printError("warning: \(file): \(warning)") }
+    let sink = try OutputSink(path: path)
+    try sink.write(bytes: WAVFile.encode(channels: [samples], sampleRate: Int(renderer.sampleRate)))
+    return sink
+  }
+}
