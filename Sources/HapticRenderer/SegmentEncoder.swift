@@ -1,6 +1,7 @@
 /// Turns a frame stream into segments, greedily: a segment grows while the straight line from
 /// its first frame to the newest frame passes within half a level (and half a hertz) of every
-/// frame in between. Expanding the segments then reproduces every frame within 1 level and 1 Hz.
+/// frame in between. Expanding the segments then reproduces every frame within 1 level and 1 Hz,
+/// and every zero-level frame exactly.
 ///
 /// Streaming: it keeps one open segment and its feasible slope interval, O(1) per frame.
 public struct SegmentEncoder: Sendable {
@@ -49,8 +50,10 @@ public struct SegmentEncoder: Sendable {
     let hzDelta = Double(frame.frequency - first.frequency)
     let levelSlope = levelDelta * inverse
     let hzSlope = hzDelta * inverse
+    // Zero frames never share a segment with driven frames, so a zero stays exactly zero on
+    // the board (an LRA board restarts its carrier after a zero frame, protocol §6.5).
     let fits =
-      count < Self.maxFrames && frame.index == previous.index + 1
+      count < Self.maxFrames && frame.index == previous.index + 1 && (frame.level == 0) == (first.level == 0)
       && levelSlope >= levelLow && levelSlope <= levelHigh && hzSlope >= hzLow && hzSlope <= hzHigh
     if fits {
       // Narrow the intervals so that this frame stays within tolerance of later lines.

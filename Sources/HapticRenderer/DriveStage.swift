@@ -1,0 +1,114 @@
+/// The output half of the renderer for one channel: the mixed target of one or more patterns'
+/// voices → target drive (intensity mapping) → overdrive/braking (host-shaped boards) → a
+/// quantised level and frequency.
+public struct DriveStage: Sendable {
+  private let map: PerceptualMap
+  private var shaper: Shaper?
+  private let maxLevel: Int
+  /// 1 / maxLevel: one level as a fraction of full scale.
+  private let levelScale: Double
+  private let minLevel: Int
+  private let reportsFrequency: Bool
+  private var lastFrequency: Double
+  private var lastCrispness = 1.0
+  /// The last mixed (power, frequency) and the drive it mapped to.
+  private var lastMix = (g: -1.0, hz: -1.0, drive: 0.0)
+  /// The rated acceleration at `lastMix.hz`.
+  private var lastRated = 0.0
+
+  /// The drive stage of `channel` of `profile`.
+  public init(profile: BoardProfile, channel: Int = 0, options: RenderOptions = RenderOptions()) throws(RenderError) {
+    if let problem = profile.problem { throw RenderError(board: profile.id, message: problem) }
+    guard profile.channels.indices.contains(channel) else {
+      throw RenderError(board: profile.id, message: "no channel \(channel) (the board has \(profile.channels.count))")
+    }
+    let actuator = profile.channels[channel]
+    map = PerceptualMap(
+      actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
+    maxLevel = profile.maxLevel
+    levelScale = 1 / Double(profile.maxLevel)
+    minLevel = profile.minLevel
+    reportsFrequency = profile.frequencyControl != nil
+    lastFrequency = map.frequency(sharpness: 0.5)
+    if profile.shaping == .host {
+      // At rest once the modelled vibration is below half the detection threshold.
+      let threshold = DetectionThreshold.acceleration(at: actuator.resonantFrequency)
+      let stop = 0.5 * threshold * actuator.ratedAmplitude / actuator.ratedAcceleration
+      let resolution = 1 / Double(profile.maxLevel)
+      if actuator.kind == .lra, actuator.qualityFactor != nil {
+        shaper = .resonator(
+          ResonatorShaper(
+            actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution,
+            frequencyBand: profile.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) }))
+      } else {
+        shaper = .envelope(
+          DriveShaper(actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution))
+      }
+    }
+  }
+
+  /// True when the shaper models the actuator at rest (always on driver-shaped boards).
+  public var isAtRest: Bool { shaper?.isAtRest ?? true }
+
+  /// The frame `index` for one target.
+  public mutating func frame(index: Int, target: FrameTarget) -> Frame {
+    if target.power <= 0 && isAtRest {
+      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.rounded(.toNearestOrEven)) : 0)
+    }
+    return shape(
+      index: index, power: target.power, hz: target.hz, crispness: target.crispness, hasVoices: target.hasVoices)
+  }
+
+  /// The frame `index` for several patterns' targets mixed: powers add, the frequency is the
+  /// power-weighted mean, crispness the largest.
+  public mutating func frame(index: Int, targets: [FrameTarget]) -> Frame {
+    if targets.count == 1 { return frame(index: index, target: targets[0]) }
+    var power = 0.0
+    var weighted = 0.0
+    var crispness = 0.0
+    var hasVoices = false
+    for target in targets {
+      power += target.power
+      weighted += target.weightedHz
+      crispness = max(crispness, target.crispness)
+      hasVoices = hasVoices || target.hasVoices
+    }
+    let sounding = targets.filter { $0.power > 0 }
+    let hz = sounding.count == 1 ? sounding[0].hz : (power > 0 ? weighted / power : lastFrequency)
+    if power <= 0 && isAtRest {
+      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(hz.rounded(.toNearestOrEven)) : 0)
+    }
+    return shape(index: index, power: power, hz: hz, crispness: crispness, hasVoices: hasVoices)
+  }
+
+  private mutating func shape(index: Int, power: Double, hz: Double, crispness: Double, hasVoices: Bool) -> Frame {
+    let target: Double
+    if hasVoices { lastCrispness = crispness }
+    if power > 0 {
+      lastFrequency = hz
+      if power != lastMix.g || hz != lastMix.hz {
+        if hz != lastMix.hz { lastRated = map.ratedAcceleration(at: hz) }
+        lastMix = (power, hz, map.drive(acceleration: power.squareRoot(), ratedAcceleration: lastRated))
+      }
+      target = lastMix.drive
+    } else {
+      target = 0
+    }
+    let frequency = power > 0 ? hz : lastFrequency
+    var level: Int
+    if var shaping = shaper {
+      let drive = shaping.drive(toward: target, crispness: lastCrispness, frequency: frequency)
+      level = quantize(drive)
+      shaping.advance(sent: Double(level) * levelScale, target: target, frequency: frequency)
+      shaper = shaping
+    } else {
+      level = quantize(target)
+    }
+    return Frame(index: index, level: level, frequency: reportsFrequency ? Int(frequency.rounded(.toNearestOrEven)) : 0)
+  }
+
+  private func quantize(_ drive: Double) -> Int {
+    let level = Int((drive * Double(maxLevel)).rounded(.toNearestOrEven))
+    return Swift.min(Swift.max(level, minLevel), maxLevel)
+  }
+}

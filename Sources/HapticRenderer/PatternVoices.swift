@@ -1,0 +1,190 @@
+public import HapticCore
+
+/// What a pattern's voices ask of a channel for one frame, before shaping: their accelerations
+/// added in power, and the frequency to drive at.
+public struct FrameTarget: Sendable, Hashable {
+  /// Σ aᵢ² over the sounding voices, in G².
+  public var power: Double
+  /// Σ aᵢ²·fᵢ (for the power-weighted mean frequency).
+  public var weightedHz: Double
+  /// The frequency when this target stands alone (its single voice's, or the weighted mean; the
+  /// last one used while silent).
+  public var hz: Double
+  /// How crisply the drive may be shaped (1 for transients; 0…1 on amplitude-only boards).
+  public var crispness: Double
+  /// Whether any voice is sounding (its crispness counts even at zero power).
+  public var hasVoices: Bool
+
+  /// Creates a target.
+  public init(power: Double, weightedHz: Double, hz: Double, crispness: Double, hasVoices: Bool) {
+    self.power = power
+    self.weightedHz = weightedHz
+    self.hz = hz
+    self.crispness = crispness
+    self.hasVoices = hasVoices
+  }
+
+  /// Nothing sounding, at frequency `hz`.
+  public static func silent(hz: Double) -> FrameTarget {
+    FrameTarget(power: 0, weightedHz: 0, hz: hz, crispness: 0, hasVoices: false)
+  }
+}
+
+/// A pattern's haptic events as voices on one channel, advanced one frame at a time: the part
+/// of the renderer before mixing and shaping (``FrameRenderer`` = voices + ``DriveStage``).
+/// The engine mixes several players by feeding several of these into one drive stage.
+///
+/// Dynamic parameters can be added while it runs (``insert(_:)``), as a player's
+/// `sendParameters` does; they take effect from their time on.
+public struct PatternVoices: Sendable {
+  let map: PerceptualMap
+  let period: Double
+  private let events: [HapticEvent]
+  /// The frame each event starts on (round(time / period)), parallel to `events`.
+  private let startFrames: [Int]
+  private var controlSource: HapticPattern
+  private var controls: ControlTimeline
+  private var intensityControl: ControlCursor
+  private var sharpnessControl: ControlCursor
+  private var nextEvent = 0
+  private var active: [Voice] = []
+  /// The next frame to render.
+  public private(set) var frameIndex = 0
+  private var lastFrequency: Double
+  /// The earliest end frame among the active voices.
+  private var nextVoiceEnd = Int.max
+  let windows: TransientWindows
+
+  /// Prepares the voices of `pattern` for `channel` of `profile`.
+  ///
+  /// - Throws: ``RenderError`` when the profile is unusable, the channel does not exist, or the
+  ///   pattern is longer than ``RenderOptions/maxDuration``.
+  public init(
+    pattern: HapticPattern, profile: BoardProfile, channel: Int = 0, options: RenderOptions = RenderOptions()
+  ) throws(RenderError) {
+    if let problem = profile.problem { throw RenderError(board: profile.id, message: problem) }
+    guard profile.channels.indices.contains(channel) else {
+      throw RenderError(board: profile.id, message: "no channel \(channel) (the board has \(profile.channels.count))")
+    }
+    let lastEnd = pattern.events.reduce(pattern.duration) { Swift.max($0, $1.time + ($1.duration ?? 0)) }
+    guard lastEnd <= options.maxDuration else {
+      throw RenderError(
+        board: profile.id, message: "the pattern lasts \(lastEnd) s, over the \(options.maxDuration) s limit")
+    }
+    let actuator = profile.channels[channel]
+    map = PerceptualMap(
+      actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
+    period = profile.framePeriod
+    events = pattern.events.filter(\.type.isHaptic)
+    startFrames = events.map { Int(($0.time / profile.framePeriod).rounded(.toNearestOrEven)) }
+    controlSource = HapticPattern(parameters: pattern.parameters, curves: pattern.curves)
+    controls = ControlTimeline(pattern)
+    intensityControl = ControlCursor(.hapticIntensityControl, pattern: pattern)
+    sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: pattern)
+    lastFrequency = map.frequency(sharpness: 0.5)
+    windows = TransientWindows(kind: actuator.kind, map: map)
+  }
+
+  /// True once every event has started and ended (nothing will sound again).
+  public var isFinished: Bool { active.isEmpty && nextEvent == events.count }
+
+  /// True when nothing sounds now and the next event starts later than the next frame.
+  var isIdle: Bool { active.isEmpty && (nextEvent == events.count || startFrames[nextEvent] > frameIndex) }
+
+  /// Adds a dynamic parameter step (a player's `sendParameters`); it takes effect from its
+  /// time, which should not lie before the current frame.
+  public mutating func insert(_ parameter: DynamicParameter) {
+    controlSource = HapticPattern(parameters: controlSource.parameters + [parameter], curves: controlSource.curves)
+    rebuildControls()
+  }
+
+  /// Adds a parameter curve (a player's `scheduleParameterCurve`).
+  public mutating func insert(_ curve: ParameterCurve) {
+    controlSource = HapticPattern(parameters: controlSource.parameters, curves: controlSource.curves + [curve])
+    rebuildControls()
+  }
+
+  private mutating func rebuildControls() {
+    controls = ControlTimeline(controlSource)
+    intensityControl = ControlCursor(.hapticIntensityControl, pattern: controlSource)
+    sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: controlSource)
+  }
+
+  /// The target of the next frame.
+  public mutating func next() -> FrameTarget {
+    let k = frameIndex
+    frameIndex += 1
+    if active.isEmpty && (nextEvent == events.count || startFrames[nextEvent] > k) {
+      return .silent(hz: lastFrequency)
+    }
+    admitVoices(upTo: k)
+    if k >= nextVoiceEnd {
+      active.removeAll { $0.endFrame <= k }
+      nextVoiceEnd = active.reduce(Int.max) { Swift.min($0, $1.endFrame) }
+    }
+    return mix(at: Double(k) * period, frame: k)
+  }
+
+  private mutating func admitVoices(upTo k: Int) {
+    while nextEvent < events.count {
+      guard startFrames[nextEvent] <= k else { break }
+      let event = events[nextEvent]
+      nextEvent += 1
+      if let voice = Voice.make(event, controls: controls, framePeriod: period, windows: windows),
+        voice.endFrame > k
+      {
+        active.append(voice)
+        nextVoiceEnd = Swift.min(nextVoiceEnd, voice.endFrame)
+      }
+    }
+  }
+
+  /// Voices add in power (a = √Σ aᵢ², incoherent vibrations); the frequency is the power-weighted
+  /// mean of the voices' frequencies.
+  private mutating func mix(at t: Double, frame k: Int) -> FrameTarget {
+    guard !active.isEmpty else { return .silent(hz: lastFrequency) }
+    let intensityScale = intensityControl.isConstant ? 1 : intensityControl.value(at: t)
+    let sharpnessOffset = sharpnessControl.isConstant ? 0 : sharpnessControl.value(at: t)
+    var power = 0.0
+    var weightedHz = 0.0
+    var crispness = 0.0
+    let amplitudeOnly = map.band == nil
+    for index in active.indices {
+      let intensity: Double
+      let sharpness: Double
+      switch active[index].kind {
+      case .transient:
+        intensity = Swift.min(active[index].baseIntensity * active[index].onsetControl, 1)
+        sharpness = active[index].baseSharpness
+        crispness = 1
+      case .continuous:
+        let envelope = active[index].envelope(at: Double(k - active[index].startFrame) * period)
+        intensity = Swift.min(active[index].baseIntensity * intensityScale, 1) * envelope
+        sharpness = Swift.min(Swift.max(active[index].baseSharpness + sharpnessOffset, 0), 1)
+        crispness = Swift.max(crispness, amplitudeOnly ? sharpness : 1)
+      }
+      let hz = active[index].kind == .transient
+        ? windows.frequency(sharpness: sharpness) : map.frequency(sharpness: sharpness)
+      if intensity != active[index].cachedIntensity || hz != active[index].cachedHz {
+        active[index].cachedIntensity = intensity
+        active[index].cachedHz = hz
+        if hz != active[index].cachedThresholdHz {
+          active[index].cachedThresholdHz = hz
+          active[index].cachedThreshold = map.threshold(at: hz)
+        }
+        active[index].cachedAcceleration = map.acceleration(
+          intensity: intensity, threshold: active[index].cachedThreshold)
+      }
+      let g = active[index].cachedAcceleration
+      power += g * g
+      weightedHz += g * g * hz
+    }
+    guard power > 0 else {
+      return FrameTarget(power: 0, weightedHz: 0, hz: lastFrequency, crispness: crispness, hasVoices: true)
+    }
+    // One voice (the common case) or an amplitude-only board: no weighting needed.
+    let hz = active.count == 1 || amplitudeOnly ? active[0].cachedHz : weightedHz / power
+    lastFrequency = hz
+    return FrameTarget(power: power, weightedHz: weightedHz, hz: hz, crispness: crispness, hasVoices: true)
+  }
+}
