@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "HapticWire", targets: ["HapticWire"]),
     .library(name: "HapticTransport", targets: ["HapticTransport"]),
     .library(name: "HapticSimulator", targets: ["HapticSimulator"]),
+    .library(name: "HapticEngine", targets: ["HapticEngine"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -48,11 +49,15 @@ let package = Package(
       ]),
     // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
     .target(name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport"]),
+    // Layer 5: the engine and players (Core Haptics' API over a board), streaming scheduler.
+    .target(
+      name: "HapticEngine",
+      dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator"]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -92,6 +97,9 @@ let package = Package(
     .testTarget(
       name: "HapticSimulatorTests",
       dependencies: ["HapticSimulator", "HapticRenderer", "HapticWire", "HapticTransport", "HapticCore", "HapticAHAP"]),
+    .testTarget(
+      name: "HapticEngineTests",
+      dependencies: ["HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore"]),
     .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire"]),

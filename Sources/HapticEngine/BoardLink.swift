@@ -1,0 +1,81 @@
+public import HapticRenderer
+public import HapticWire
+
+/// Something that happened to a board link.
+public enum BoardLinkEvent: Sendable, Hashable {
+  /// The board restarted (a reset notice or a new board session).
+  case boardReset
+  /// The link is gone, with the reason.
+  case disconnected(String)
+}
+
+/// Counters of a board link.
+public struct BoardLinkStatistics: Sendable, Hashable {
+  /// Bytes written to the board.
+  public var bytesSent = 0
+  /// Frames retransmitted.
+  public var retransmissions = 0
+
+  /// Creates counters.
+  public init(bytesSent: Int = 0, retransmissions: Int = 0) {
+    self.bytesSent = bytesSent
+    self.retransmissions = retransmissions
+  }
+}
+
+/// What the engine needs from a board: its capabilities, a clock mapping, a reliable message
+/// channel and notice of resets and disconnects. ``SerialBoardLink`` runs over a serial port or
+/// pseudo-terminal; ``SimulatorBoardLink`` over the in-process simulator.
+public protocol BoardLink: AnyObject, Sendable {
+  /// The board's announced capabilities.
+  var capabilities: BoardCapabilities { get }
+  /// The profile the renderer targets for this board.
+  var profile: BoardProfile { get }
+  /// The link's host clock, seconds.
+  var hostNow: Double { get }
+  /// The board clock in seconds at host time `t`, once known (clock sync).
+  func boardSeconds(atHost t: Double) -> Double?
+  /// Sends a message reliably.
+  func send(_ message: WireMessage) throws(HapticEngineError)
+  /// Registers the handler of link events (called on a link thread).
+  func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void)
+  /// Registers the handler of messages from the board (status, errors…).
+  func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void)
+  /// Counters.
+  var statistics: BoardLinkStatistics { get }
+  /// Closes the link, stopping the drive first unless `stopDrive` is false.
+  func close(stopDrive: Bool)
+}
+
+extension BoardProfile {
+  /// The renderer profile for a board: the built-in profile of its board id when there is one,
+  /// else one derived from its capabilities (signed levels with braking → host shaping;
+  /// otherwise the driver shapes).
+  public init(capabilities: BoardCapabilities) {
+    if let known = BoardProfile.builtIn(id: capabilities.boardID) {
+      self = known
+      return
+    }
+    let channels = capabilities.channels.map { channel -> ActuatorModel in
+      switch channel.kind {
+      case .erm:
+        return ActuatorModel(
+          kind: .erm, resonantFrequency: channel.resonantFrequency, qualityFactor: nil, ratedAcceleration: 1,
+          ratedAmplitude: 0.75, driveTimeConstant: 0.05, coastTimeConstant: 0.08)
+      case .lra, .none:
+        return .lra(
+          f0: channel.resonantFrequency, q: channel.qualityFactor ?? 11, ratedAcceleration: 1.5,
+          ratedAmplitude: capabilities.features.contains(.signedLevels) ? 0.5 : 1)
+      }
+    }
+    let signed = capabilities.features.contains(.signedLevels)
+    let range = capabilities.channels.first?.frequencyRange
+    self.init(
+      id: capabilities.boardID, name: "\(capabilities.boardID) (\(capabilities.firmwareName))", channels: channels,
+      frequencyControl: capabilities.features.contains(.frequencyControl)
+        ? range.map { Double($0.lowerBound)...Double($0.upperBound) } : nil,
+      framePeriod: Double(capabilities.framePeriodMicroseconds) / 1e6,
+      amplitudeBits: capabilities.channels.first?.amplitudeBits ?? 8, amplitudeSigned: signed,
+      shaping: signed && capabilities.features.contains(.braking) ? .host : .driver)
+  }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import HapticCore
+import HapticRenderer
+import HapticWire
+
+extension HapticEngine {
+  /// Starts the engine: waits for clock sync (up to ``Configuration/startTimeout``) and starts
+  /// the scheduler loop (a thread; not on a virtual-clock link, where ``advance(to:)`` drives).
+  public func start() throws(HapticEngineError) {
+    try startNow()
+  }
+
+  /// ``start()`` for async callers.
+  public func start() async throws(HapticEngineError) {
+    try startNow()
+  }
+
+  func startNow() throws(HapticEngineError) {
+    if lock.withLock({ running }) { return }
+    let deadline = link.hostNow + configuration.startTimeout
+    var frame = nowFrame()
+    while frame == nil {
+      if link.hostNow > deadline || isVirtual {
+        throw HapticEngineError(.engineStartTimeout, "\(capabilities.boardID): no clock sync with the board")
+      }
+      usleep(2_000)
+      frame = nowFrame()
+    }
+    let scheduler: StreamScheduler
+    do {
+      scheduler = try StreamScheduler(
+        profile: profile, startFrame: frame ?? 0, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
+        guardFrames: Int((configuration.guardTime / framePeriod).rounded(.up)))
+    } catch {
+      throw HapticEngineError(.serverInitFailed, error.description)
+    }
+    lock.withLock {
+      var scheduler = scheduler
+      // Valid players carry over a stop/start (they start idle).
+      for (id, handlers) in players where !handlers.invalid {
+        if let pattern = patterns[id] {
+          var track = PlayerTrack(id: id, pattern: pattern, profile: profile)
+          if let loop = loops[id] {
+            track.loopEnabled = loop.enabled
+            track.loopEnd = loop.end
+          }
+          scheduler.add(track)
+        }
+      }
+      self.scheduler = scheduler
+      running = true
+      idleSince = link.hostNow
+      loopStop = false
+    }
+    guard !isVirtual else { return }
+    let thread = Thread { [self] in self.runLoop() }
+    thread.name = "HapticEngine"
+    thread.qualityOfService = .userInteractive
+    lock.withLock { loop = thread }
+    thread.start()
+  }
+
+  /// Stops the engine: every player stops, the board's drive stops at once. Does not call the
+  /// stopped handler (Core Haptics' rule).
+  public func stop() {
+    halt()
+    try? link.send(.stop(channels: 0xFF))
+  }
+
+  /// Closes the board link (stopping the drive); the engine cannot start again.
+  public func close() {
+    halt()
+    link.close(stopDrive: true)
+  }
+
+  /// Calls `handler` once every player has finished (at once if none plays); it returns whether
+  /// to stop the engine.
+  public func notifyWhenPlayersFinished(
+    _ handler: @escaping @Sendable ((any Error)?) -> HapticEngineFinishedAction
+  ) {
+    lock.withLock { finishedHandler = handler }
+  }
+
+  var isVirtual: Bool { (link as? SimulatorBoardLink)?.isVirtual ?? false }
+
+  /// Virtual-clock links only: moves host time to `t`, running the board and the scheduler at
+  /// its cadence on the way (deterministic tests).
+  public func advance(to t: Double) {
+    guard let link = link as? SimulatorBoardLink, link.isVirtual else { return }
+    var time = link.hostNow
+    while time < t {
+      time = min(time + configuration.cadence, t)
+      link.advance(to: time)
+      tick()
+    }
+  }
+
+  /// Stops the loop and the players without touching the board.
+  func halt() {
+    let thread = lock.withLock { () -> Thread? in
+      running = false
+      loopStop = true
+      scheduler = nil
+      for id in players.keys { players[id]?.reported = true }
+      return loop
+    }
+    if let thread, Thread.current != thread {
+      while !thread.isFinished { usleep(200) }
+    }
+    lock.withLock { loop = nil }
+  }
+
+  private func runLoop() {
+    let period = UInt32(configuration.cadence * 1_000_000)
+    while !lock.withLock({ loopStop }) {
+      tick()
+      usleep(period)
+    }
+  }
+
+  /// One scheduler pass: render ahead, send, report finished players, idle shutdown.
+  func tick() {
+    guard let now = nowFrame() else { return }
+    var completions: [(@Sendable ((any Error)?) -> Void)] = []
+    var finished: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
+    var idleStop = false
+    let batches = lock.withLock { () -> [StreamScheduler.Batch] in
+      guard running, var scheduler else { return [] }
+      let batches = scheduler.tick(now: now)
+      // Players whose end the board has played.
+      var anyActive = false
+      for track in scheduler.tracks {
+        if let end = track.finishedAt, end <= now, players[track.id]?.reported == false {
+          players[track.id]?.reported = true
+          if let handler = players[track.id]?.completion { completions.append(handler) }
+        }
+        if track.state == .playing || track.state == .paused || !track.actions.isEmpty { anyActive = true }
+        if let end = track.finishedAt, end > now { anyActive = true }
+      }
+      scheduler.prune(keeping: Set(players.keys))
+      self.scheduler = scheduler
+      if !anyActive, let handler = finishedHandler, !completions.isEmpty || players.values.allSatisfy(\.reported) {
+        if !completions.isEmpty {
+          finishedHandler = nil
+          finished = handler
+        }
+      }
+      if anyActive || !scheduler.isQuiet {
+        idleSince = link.hostNow
+      } else if handlers.autoShutdown, let since = idleSince, link.hostNow - since >= configuration.idleTimeout {
+        idleStop = true
+      }
+      return batches
+    }
+    transmit(batches)
+    for completion in completions { completion(nil) }
+    if let finished, finished(nil) == .stopEngine {
+      stop()
+      lock.withLock { handlers.stopped }?(.notifyWhenFinished)
+    }
+    if idleStop {
+      halt()
+      lock.withLock { handlers.stopped }?(.idleTimeout)
+    }
+  }
+
+  /// Sends batches; a failure stops the engine with a system error.
+  func transmit(_ batches: [StreamScheduler.Batch]) {
+    guard !batches.isEmpty else { return }
+    let levelBytes = profile.amplitudeBits > 8 ? 2 : 1
+    do {
+      for batch in batches {
+        for message in BatchPacker.messages(for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame) {
+          try link.send(message)
+        }
+      }
+    } catch {
+      fail(.systemError, error)
+    }
+  }
+
+  /// Stops everything after a failure and tells the handlers.
+  func fail(_ reason: HapticEngineStoppedReason, _ error: HapticEngineError) {
+    let wasRunning = lock.withLock { running }
+    halt()
+    let (stopped, completions) = lock.withLock { () -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, [@Sendable ((any Error)?) -> Void]) in
+      let list = players.values.compactMap { $0.invalid ? nil : $0.completion }
+      for id in players.keys { players[id]?.invalid = true }
+      return (handlers.stopped, list)
+    }
+    for completion in completions { completion(error) }
+    if wasRunning { stopped?(reason) }
+  }
+
+  func handle(_ event: BoardLinkEvent) {
+    switch event {
+    case .disconnected(let reason):
+      fail(.boardDisconnected, HapticEngineError(.serverInterrupted, "\(capabilities.boardID): \(reason)"))
+    case .boardReset:
+      let wasRunning = lock.withLock { running }
+      guard wasRunning else { return }
+      halt()
+      let reset = lock.withLock { () -> (@Sendable () -> Void)? in
+        for id in players.keys { players[id]?.invalid = true }
+        return handlers.reset
+      }
+      reset?()
+    }
+  }
+
+  func handle(_ message: WireMessage) {
+    if case .status(let status) = message { lock.withLock { lastStatus = status } }
+  }
+
+  /// Asks the board for its status (underruns, late batches); the answer updates ``report``.
+  public func requestStatus() {
+    try? link.send(.statusRequest)
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import HapticCore
+public import HapticRenderer
+import HapticSimulator
+public import HapticWire
+
+/// Core Haptics' engine over a board: players, a streaming scheduler that keeps the board's
+/// queue a bounded lookahead ahead of its clock, and the lifecycle handlers.
+///
+/// Times (`currentTime`, every `atTime:`) are **board seconds** (the board clock via clock
+/// sync). Handlers run on the engine's loop thread or a link thread, never with a lock held.
+public final class HapticEngine: @unchecked Sendable {
+  /// Scheduling settings.
+  public struct Configuration: Sendable {
+    /// How far ahead of the board clock drive is rendered and queued (20–50 ms is typical).
+    public var lookahead = 0.030
+    /// The earliest a change made now takes effect: covers transmission and clock error.
+    public var guardTime = 0.002
+    /// Period of the scheduler loop.
+    public var cadence = 0.002
+    /// Idle time before an auto-shutdown (when ``HapticEngine/isAutoShutdownEnabled``).
+    public var idleTimeout = 120.0
+    /// How long ``HapticEngine/start()`` waits for clock sync.
+    public var startTimeout = 3.0
+
+    /// The defaults.
+    public init() {}
+  }
+
+  /// What the engine did so far (the `send` report).
+  public struct Report: Sendable, Hashable {
+    /// Frames rendered (lookahead re-renders included).
+    public var framesRendered = 0
+    /// Segments sent.
+    public var segments = 0
+    /// Replace batches sent (changes that re-rendered queued drive).
+    public var replaces = 0
+    /// Scheduler passes that found the host behind the board (drive lost, not caught up).
+    public var underruns = 0
+    /// Bytes written to the board.
+    public var wireBytes = 0
+    /// Frames retransmitted.
+    public var retransmissions = 0
+    /// Board-side underruns and late batches from the last status report.
+    public var boardUnderruns = 0
+    public var lateSegments = 0
+  }
+
+  /// The board link.
+  public let link: any BoardLink
+  /// The board's capabilities (from the probe).
+  public var capabilities: BoardCapabilities { link.capabilities }
+  /// The renderer profile in use.
+  public var profile: BoardProfile { link.profile }
+  let configuration: Configuration
+  let lock = NSLock()
+  var scheduler: StreamScheduler?
+  var running = false
+  var nextPlayerID = 1
+  var players: [Int: PlayerHandlers] = [:]
+  var patterns: [Int: HapticPattern] = [:]
+  var loops: [Int: (enabled: Bool, end: Double)] = [:]
+  var finishedHandler: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
+  var idleSince: Double?
+  var loop: Thread?
+  var loopStop = false
+  var lastStatus: BoardStatus?
+  var handlers = Handlers()
+  /// Seconds per board frame, and board ticks per frame.
+  let framePeriod: Double
+  let ticksPerFrame: UInt64
+
+  struct Handlers {
+    var stopped: (@Sendable (HapticEngineStoppedReason) -> Void)?
+    var reset: (@Sendable () -> Void)?
+    var autoShutdown = false
+    var muted = false
+    var hapticsOnly = true
+  }
+
+  /// Callbacks of one player.
+  struct PlayerHandlers {
+    var completion: (@Sendable ((any Error)?) -> Void)?
+    var reported = true
+    var invalid = false
+  }
+
+  /// An engine over `link`.
+  ///
+  /// - Throws: `notSupported` when the board has no actuator.
+  public init(link: any BoardLink, configuration: Configuration = Configuration()) throws(HapticEngineError) {
+    guard link.capabilities.channels.contains(where: { $0.kind != .none }) else {
+      throw HapticEngineError(.notSupported, "\(link.capabilities.boardID): no actuator reported")
+    }
+    if let problem = link.profile.problem {
+      throw HapticEngineError(.notSupported, "\(link.capabilities.boardID): \(problem)")
+    }
+    self.link = link
+    self.configuration = configuration
+    framePeriod = link.profile.framePeriod
+    ticksPerFrame = UInt64((link.profile.framePeriod * Double(link.capabilities.clockFrequency)).rounded())
+    link.setEventHandler { [weak self] event in self?.handle(event) }
+    link.setMessageHandler { [weak self] message in self?.handle(message) }
+  }
+
+  /// An engine on the in-process simulator in real time (`hapticctl send --sim`).
+  public static func simulated(board id: String = "sim-lra", configuration: Configuration = Configuration()) throws(
+    HapticEngineError
+  ) -> HapticEngine {
+    guard let profile = BoardProfile.builtIn(id: id) else {
+      throw HapticEngineError(.invalidEngineParameter, "unknown board '\(id)'")
+    }
+    let link = try SimulatorBoardLink(configuration: .init(profile: profile), clock: .realTime)
+    return try HapticEngine(link: link, configuration: configuration)
+  }
+
+  /// An engine on the board at a serial port or pseudo-terminal.
+  public static func serial(port: String, baud: Int = 115_200, configuration: Configuration = Configuration()) throws(
+    HapticEngineError
+  ) -> HapticEngine {
+    try HapticEngine(link: try SerialBoardLink(port: port, baud: baud), configuration: configuration)
+  }
+
+  // MARK: Properties
+
+  /// Called when the engine stops without being asked to (not after ``stop()``).
+  public var stoppedHandler: (@Sendable (HapticEngineStoppedReason) -> Void)? {
+    get { lock.withLock { handlers.stopped } }
+    set { lock.withLock { handlers.stopped = newValue } }
+  }
+
+  /// Called after the board restarted or reconnected: players are invalid, recreate them and
+  /// start the engine again (Core Haptics' contract).
+  public var resetHandler: (@Sendable () -> Void)? {
+    get { lock.withLock { handlers.reset } }
+    set { lock.withLock { handlers.reset = newValue } }
+  }
+
+  /// Stop after ``Configuration/idleTimeout`` without playing; the next player start restarts.
+  public var isAutoShutdownEnabled: Bool {
+    get { lock.withLock { handlers.autoShutdown } }
+    set { lock.withLock { handlers.autoShutdown = newValue } }
+  }
+
+  /// Mute every player (they keep their place).
+  public var isMutedForHaptics: Bool {
+    get { lock.withLock { handlers.muted } }
+    set {
+      let batches = lock.withLock { () -> [StreamScheduler.Batch] in
+        handlers.muted = newValue
+        guard running, let now = nowFrame() else { return [] }
+        return scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? []
+      }
+      transmit(batches)
+    }
+  }
+
+  /// Boards play haptics only; audio events are always ignored (this stays `true`).
+  public var playsHapticsOnly: Bool {
+    get { lock.withLock { handlers.hapticsOnly } }
+    set { lock.withLock { handlers.hapticsOnly = true } }
+  }
+
+  /// Board seconds now (clock sync), or 0 before the clock is known.
+  public var currentTime: Double {
+    link.boardSeconds(atHost: link.hostNow) ?? 0
+  }
+
+  /// Whether the engine is running.
+  public var isRunning: Bool { lock.withLock { running } }
+
+  /// What the engine did so far.
+  public var report: Report {
+    let statistics = link.statistics
+    return lock.withLock {
+      var report = Report()
+      if let counters = scheduler?.counters {
+        report.framesRendered = counters.framesRendered
+        report.segments = counters.segments
+        report.replaces = counters.replaces
+        report.underruns = counters.underruns
+      }
+      report.wireBytes = statistics.bytesSent
+      report.retransmissions = statistics.retransmissions
+      report.boardUnderruns = Int(lastStatus?.channels.reduce(0) { $0 + Int($1.underruns) } ?? 0)
+      report.lateSegments = Int(lastStatus?.channels.reduce(0) { $0 + Int($1.lateSegments) } ?? 0)
+      return report
+    }
+  }
+
+  /// The board frame now (nil before clock sync). Call with the lock held or not: reads the link.
+  func nowFrame() -> Int? {
+    guard let seconds = link.boardSeconds(atHost: link.hostNow) else { return nil }
+    return Int((seconds / framePeriod).rounded(.down))
+  }
+
+  /// The board frame of engine time `t` (board seconds); "now" for 0 or the past.
+  func frame(at t: Double, now: Int) -> Int {
+    guard t > 0 else { return now }
+    return max(Int((t / framePeriod).rounded()), now)
+  }
+}

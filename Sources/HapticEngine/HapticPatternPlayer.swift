@@ -1,0 +1,120 @@
+import Foundation
+public import HapticCore
+
+/// Plays one pattern on an engine (Core Haptics' `CHHapticPatternPlayer`). Times are engine
+/// times (board seconds); 0 or a time already past means "as soon as possible".
+public class HapticPatternPlayer: @unchecked Sendable {
+  let engine: HapticEngine
+  let id: Int
+  /// The pattern this player plays.
+  public let pattern: HapticPattern
+
+  init(engine: HapticEngine, id: Int, pattern: HapticPattern) {
+    self.engine = engine
+    self.id = id
+    self.pattern = pattern
+  }
+
+  /// Starts playing from the beginning at `time` (a playing player restarts).
+  public func start(atTime time: Double = 0) throws(HapticEngineError) {
+    try engine.perform(.start, player: id, at: time)
+  }
+
+  /// Stops at `time`.
+  public func stop(atTime time: Double = 0) throws(HapticEngineError) {
+    try engine.perform(.stop, player: id, at: time)
+  }
+
+  /// Applies dynamic parameters from `time` on (each parameter's own `time` is added to it).
+  public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double = 0) throws(HapticEngineError) {
+    let groups = Dictionary(grouping: parameters, by: \.time)
+    for (offset, group) in groups.sorted(by: { $0.key < $1.key }) {
+      try engine.perform(.parameters(group), player: id, at: time > 0 ? time + offset : offset > 0 ? engine.currentTime + offset : 0)
+    }
+  }
+
+  /// Schedules a parameter curve: its `time` is replaced by `time` (Core Haptics' rule), its
+  /// points are relative to that.
+  public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double = 0) throws(HapticEngineError) {
+    try engine.perform(.curve(curve), player: id, at: time)
+  }
+
+  /// Drops every pending command and stops as soon as possible.
+  public func cancel() throws(HapticEngineError) {
+    try engine.cancel(player: id)
+  }
+
+  /// Silences the player (it keeps its place in the pattern).
+  public var isMuted: Bool {
+    get { engine.isMuted(player: id) }
+    set { try? engine.perform(.mute(newValue), player: id, at: 0) }
+  }
+}
+
+/// A player with pause, resume, seek, looping and playback rate (Core Haptics'
+/// `CHHapticAdvancedPatternPlayer`).
+public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
+  private let lock = NSLock()
+  private var loop = (enabled: false, end: 0.0)
+  private var rate = 1.0
+
+  /// Pauses at `time`; continuous events resume mid-event.
+  public func pause(atTime time: Double = 0) throws(HapticEngineError) {
+    try engine.perform(.pause, player: id, at: time)
+  }
+
+  /// Resumes at `time` from where it paused.
+  public func resume(atTime time: Double = 0) throws(HapticEngineError) {
+    try engine.perform(.resume, player: id, at: time)
+  }
+
+  /// Jumps to `offset` seconds into the pattern, now. Events under way at the offset do not
+  /// start mid-event; an offset at or past the end finishes (or, looping, wraps to the start).
+  public func seek(toOffset offset: Double) throws(HapticEngineError) {
+    guard offset >= 0, offset.isFinite else {
+      throw HapticEngineError(.operationNotPermitted, "seek offset \(offset) must be 0 or more")
+    }
+    try engine.perform(.seek(offset), player: id, at: 0)
+  }
+
+  /// Loop back to the start on reaching ``loopEnd``.
+  public var loopEnabled: Bool {
+    get { lock.withLock { loop.enabled } }
+    set {
+      let end = lock.withLock { () -> Double in
+        loop.enabled = newValue
+        return loop.end
+      }
+      engine.setLoop(player: id, enabled: newValue, end: end)
+    }
+  }
+
+  /// Where a loop wraps, pattern seconds; 0 = the end of the last event.
+  public var loopEnd: Double {
+    get { lock.withLock { loop.end } }
+    set {
+      guard newValue >= 0, newValue.isFinite else { return }
+      let enabled = lock.withLock { () -> Bool in
+        loop.end = newValue
+        return loop.enabled
+      }
+      engine.setLoop(player: id, enabled: enabled, end: newValue)
+    }
+  }
+
+  /// Speed of the pattern's timeline (no pitch change); values ≤ 0 are ignored.
+  public var playbackRate: Double {
+    get { lock.withLock { rate } }
+    set {
+      guard newValue > 0, newValue.isFinite else { return }
+      lock.withLock { rate = newValue }
+      try? engine.perform(.rate(newValue), player: id, at: 0)
+    }
+  }
+
+  /// Called when the player finishes (error set when it was invalidated or the board failed).
+  public var completionHandler: (@Sendable ((any Error)?) -> Void)? {
+    get { engine.completion(player: id) }
+    set { engine.setCompletion(player: id, newValue) }
+  }
+}

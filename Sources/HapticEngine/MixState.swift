@@ -1,0 +1,74 @@
+import HapticRenderer
+
+/// Everything that decides the drive from one board frame on: every player's track and each
+/// channel's drive stage. A value: the scheduler keeps one copy at the earliest frame it may
+/// still change and one at the end of what it has sent, and re-renders from the first when a
+/// player changes course.
+struct MixState: Sendable {
+  /// The next board frame this state renders.
+  private(set) var frame: Int
+  private var drives: [DriveStage]
+  private(set) var tracks: [PlayerTrack] = []
+  /// Mute everything (the engine's `isMutedForHaptics`).
+  var muted = false
+
+  init(profile: BoardProfile, frame: Int) throws(RenderError) {
+    self.frame = frame
+    var stages: [DriveStage] = []
+    for channel in profile.channels.indices { stages.append(try DriveStage(profile: profile, channel: channel)) }
+    drives = stages
+  }
+
+  /// Skips to `frame` without rendering (nothing was playing, or the host fell behind and the
+  /// frames in between are lost). Only moves forward.
+  mutating func jump(to frame: Int) {
+    self.frame = max(self.frame, frame)
+  }
+
+  /// Adds a track (a new player).
+  mutating func add(_ track: PlayerTrack) {
+    tracks.append(track)
+  }
+
+  /// Schedules an action for a track at a board frame.
+  mutating func schedule(_ action: TrackAction, track id: Int, at frame: Int) {
+    guard let index = tracks.firstIndex(where: { $0.id == id }) else { return }
+    tracks[index].actions.append((frame, action))
+  }
+
+  /// Changes a track's loop settings from the next frame on.
+  mutating func setLoop(track id: Int, enabled: Bool, end: Double) {
+    guard let index = tracks.firstIndex(where: { $0.id == id }) else { return }
+    tracks[index].loopEnabled = enabled
+    tracks[index].loopEnd = end
+  }
+
+  /// Drops a track's pending actions.
+  mutating func clearActions(track id: Int) {
+    guard let index = tracks.firstIndex(where: { $0.id == id }) else { return }
+    tracks[index].actions.removeAll()
+  }
+
+  /// Drops finished tracks with nothing pending.
+  mutating func prune(keeping ids: Set<Int>) {
+    tracks.removeAll { !ids.contains($0.id) && $0.actions.isEmpty && ($0.state == .finished || $0.state == .idle) }
+  }
+
+  /// True when no track is playing or has pending actions and every actuator is at rest.
+  var isQuiet: Bool {
+    tracks.allSatisfy { $0.actions.isEmpty && $0.state != .playing } && drives.allSatisfy(\.isAtRest)
+  }
+
+  /// Renders the current frame of every channel and moves on.
+  mutating func render() -> [Frame] {
+    var targets = Array(repeating: [FrameTarget](), count: drives.count)
+    for index in tracks.indices { tracks[index].next(frame: frame, into: &targets) }
+    var frames: [Frame] = []
+    frames.reserveCapacity(drives.count)
+    for channel in drives.indices {
+      frames.append(drives[channel].frame(index: frame, targets: muted ? [] : targets[channel]))
+    }
+    frame += 1
+    return frames
+  }
+}

@@ -1,0 +1,179 @@
+import HapticCore
+import HapticRenderer
+
+/// A command for one player, to take effect at a board frame.
+enum TrackAction: Sendable {
+  case start
+  case stop
+  case pause
+  case resume
+  case seek(Double)
+  case rate(Double)
+  case parameters([DynamicParameter])
+  case curve(ParameterCurve)
+  case mute(Bool)
+}
+
+/// One player on the board's frame grid: its pattern's voices per channel, where it is in the
+/// pattern, and its pending actions. Advanced frame by frame by ``MixState``.
+///
+/// Pattern time runs at `rate` board seconds per second while playing. The voices are rendered
+/// from a copy of the pattern that starts at `origin` (a seek, or a rate change) and is
+/// time-scaled by 1 / `rate`, so voice frame `i` is pattern time `origin + i·T·rate`.
+struct PlayerTrack: Sendable {
+  enum State: Sendable, Equatable { case idle, playing, paused, finished }
+
+  let id: Int
+  let pattern: HapticPattern
+  let profile: BoardProfile
+  var state = State.idle
+  var muted = false
+  var loopEnabled = false
+  /// Pattern seconds at which a loop wraps (0: the end of the last event).
+  var loopEnd = 0.0
+  private(set) var rate = 1.0
+  private(set) var origin = 0.0
+  private var skipStarted = false
+  private var voices: [PatternVoices] = []
+  /// Pending actions by board frame, in the order they were scheduled.
+  var actions: [(frame: Int, action: TrackAction)] = []
+  /// The board frame where the track last finished (for completion), if it has.
+  var finishedAt: Int?
+  /// The board frame where the track last started.
+  var startedAt: Int?
+
+  init(id: Int, pattern: HapticPattern, profile: BoardProfile) {
+    self.id = id
+    self.pattern = pattern
+    self.profile = profile
+  }
+
+  /// Pattern seconds now.
+  var patternTime: Double {
+    origin + Double(voices.first?.frameIndex ?? 0) * profile.framePeriod * rate
+  }
+
+  /// Where a loop wraps, in pattern seconds.
+  var loopPoint: Double { loopEnd > 0 ? loopEnd : pattern.duration }
+
+  /// Applies the actions due at `frame`, then renders this frame's target per channel (nil when
+  /// silent: not playing or muted).
+  mutating func next(frame: Int, into targets: inout [[FrameTarget]]) {
+    if !actions.isEmpty { applyActions(at: frame) }
+    guard state == .playing, !voices.isEmpty else { return }
+    if loopEnabled && patternTime >= loopPoint - 1e-9 && loopPoint > 0 {
+      rebuild(from: 0, skipStarted: false)
+    }
+    for channel in voices.indices {
+      let target = voices[channel].next()
+      if !muted { targets[channel].append(target) }
+    }
+    if voices.allSatisfy(\.isFinished) {
+      if loopEnabled && loopPoint > 0 {
+        // Finished early (loop end beyond the last sound): wait silently for the loop point.
+        return
+      }
+      state = .finished
+      finishedAt = frame + 1
+    }
+  }
+
+  private mutating func applyActions(at frame: Int) {
+    var remaining: [(frame: Int, action: TrackAction)] = []
+    for entry in actions {
+      guard entry.frame <= frame else {
+        remaining.append(entry)
+        continue
+      }
+      apply(entry.action, at: frame)
+    }
+    actions = remaining
+  }
+
+  private mutating func apply(_ action: TrackAction, at frame: Int) {
+    switch action {
+    case .start:
+      rebuild(from: 0, skipStarted: false)
+      state = .playing
+      startedAt = frame
+      finishedAt = nil
+    case .stop:
+      if state != .idle && state != .finished { finishedAt = frame }
+      state = .finished
+      voices = []
+    case .pause:
+      if state == .playing { state = .paused }
+    case .resume:
+      if state == .paused { state = .playing }
+    case .seek(let offset):
+      guard state != .idle && state != .finished else { return }
+      if offset >= pattern.duration && !(loopEnabled && loopPoint > 0) {
+        state = .finished
+        finishedAt = frame
+        voices = []
+        return
+      }
+      rebuild(from: offset >= pattern.duration ? 0 : offset, skipStarted: true)
+    case .rate(let newRate):
+      guard newRate > 0, newRate.isFinite, newRate != rate else { return }
+      let now = patternTime
+      let keepSkipping = skipStarted
+      let start = origin
+      rate = newRate
+      guard state == .playing || state == .paused else { return }
+      // Re-render from the same origin at the new rate, up to the same pattern time.
+      rebuild(from: start, skipStarted: keepSkipping)
+      let frames = Int(((now - start) / (profile.framePeriod * rate)).rounded())
+      for _ in 0..<max(frames, 0) { for channel in voices.indices { _ = voices[channel].next() } }
+    case .parameters(let parameters):
+      let at = Double(voices.first?.frameIndex ?? 0) * profile.framePeriod
+      for channel in voices.indices {
+        for parameter in parameters {
+          voices[channel].insert(DynamicParameter(parameter.id, value: parameter.value, time: at))
+        }
+      }
+    case .curve(let curve):
+      let at = Double(voices.first?.frameIndex ?? 0) * profile.framePeriod
+      let points = curve.controlPoints.map { ParameterCurve.ControlPoint(time: $0.time / rate, value: $0.value) }
+      for channel in voices.indices {
+        voices[channel].insert(ParameterCurve(curve.id, time: at, controlPoints: points))
+      }
+    case .mute(let flag):
+      muted = flag
+    }
+  }
+
+  /// New voices for the pattern from `offset` (pattern seconds) at the current rate. With
+  /// `skipStarted`, events already under way at the offset are dropped (Apple: after a seek,
+  /// continuous events do not begin mid-event); steps and curves in force carry over.
+  private mutating func rebuild(from offset: Double, skipStarted: Bool) {
+    origin = offset
+    self.skipStarted = skipStarted
+    let scaled = Self.excerpt(pattern, from: offset, rate: rate, loopEnd: loopEnabled ? loopPoint : nil)
+    voices = profile.channels.indices.compactMap { channel in
+      try? PatternVoices(pattern: scaled, profile: profile, channel: channel)
+    }
+  }
+
+  /// The part of `pattern` from `offset` on, shifted to start at 0 and time-scaled by 1/rate.
+  static func excerpt(_ pattern: HapticPattern, from offset: Double, rate: Double, loopEnd: Double?) -> HapticPattern {
+    let scale = 1 / rate
+    let events = pattern.events.compactMap { event -> HapticEvent? in
+      guard event.time >= offset - 1e-9 else { return nil }
+      if let loopEnd, event.time >= loopEnd { return nil }
+      var copy = event
+      copy.time = (event.time - offset) * scale
+      copy.duration = event.duration.map { $0 * scale }
+      return copy
+    }
+    let parameters = pattern.parameters.map {
+      DynamicParameter($0.id, value: $0.value, time: max(($0.time - offset) * scale, 0))
+    }
+    let curves = pattern.curves.map { curve in
+      ParameterCurve(
+        curve.id, time: (curve.time - offset) * scale,
+        controlPoints: curve.controlPoints.map { ParameterCurve.ControlPoint(time: $0.time * scale, value: $0.value) })
+    }
+    return HapticPattern(events: events, parameters: parameters, curves: curves)
+  }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import HapticCore
+public import HapticRenderer
+public import HapticSimulator
+public import HapticWire
+
+/// A board link to the in-process simulator, through the real protocol (frames, reliable link,
+/// acknowledgements), on a virtual clock (tests: time moves only with ``advance(to:)``) or in
+/// real time (a thread runs the board, as `hapticctl send --sim` does).
+public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
+  /// How the simulated board's time passes.
+  public enum Clock: Sendable {
+    /// Only ``SimulatorBoardLink/advance(to:)`` moves time: deterministic, as fast as the CPU.
+    case virtual
+    /// Wall-clock time on a background thread.
+    case realTime
+  }
+
+  public let capabilities: BoardCapabilities
+  public let profile: BoardProfile
+  private let clock: Clock
+  /// True for a virtual-clock link.
+  public var isVirtual: Bool { clock == .virtual }
+  private let lock = NSLock()
+  private var board: SimulatedBoard
+  private var host = ReliableLink(session: 0x3C)
+  private var decoder = FrameDecoder()
+  private var virtualNow = 0.0
+  private let started = ContinuousClock.now
+  private var lastSent = 0.0
+  private var closed = false
+  private var thread: Thread?
+  private var eventHandler: (@Sendable (BoardLinkEvent) -> Void)?
+  private var messageHandler: (@Sendable (WireMessage) -> Void)?
+
+  /// Boots a simulated board and identifies it.
+  public init(configuration: SimulatorConfiguration, clock: Clock, logsDrive: Bool = false) throws(HapticEngineError) {
+    if let problem = configuration.problem {
+      throw HapticEngineError(.serverInitFailed, "simulated \(configuration.profile.id): \(problem)")
+    }
+    self.clock = clock
+    var board = SimulatedBoard(configuration: configuration)
+    board.logsDrive = logsDrive
+    self.board = board
+    capabilities = configuration.capabilities(
+      bootCount: configuration.bootCount, watchdog: configuration.watchdog,
+      calibrated: configuration.profile.channels.map { _ in configuration.supportsCalibration ? .uncalibrated : .notApplicable })
+    profile = configuration.profile
+    // Identify through the protocol, as a probe would (answers arrive at once in process).
+    let messages = lock.withLock { () -> [WireMessage] in
+      exchange(host.send(.identify, now: 0), at: 0)
+    }
+    guard messages.contains(where: { if case .capabilities = $0 { return true } else { return false } }) else {
+      throw HapticEngineError(.serverInitFailed, "the simulated board did not answer identify")
+    }
+    if configuration.noActuator {
+      throw HapticEngineError(.notSupported, "simulated \(configuration.profile.id): no actuator reported")
+    }
+    if clock == .realTime {
+      let thread = Thread { [self] in self.run() }
+      thread.name = "SimulatorBoardLink"
+      self.thread = thread
+      thread.start()
+    }
+  }
+
+  public var hostNow: Double {
+    switch clock {
+    case .virtual: return lock.withLock { virtualNow }
+    case .realTime: return elapsed()
+    }
+  }
+
+  private func elapsed() -> Double {
+    let d = ContinuousClock.now - started
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+
+  public func boardSeconds(atHost t: Double) -> Double? {
+    lock.withLock { Double(board.boardTicks(at: t)) } / Double(capabilities.clockFrequency)
+  }
+
+  public func send(_ message: WireMessage) throws(HapticEngineError) {
+    let (messages, isClosed) = lock.withLock { () -> ([WireMessage], Bool) in
+      guard !closed else { return ([], true) }
+      let now = clock == .virtual ? virtualNow : elapsed()
+      lastSent = now
+      return (exchange(host.send(message, now: now), at: now), false)
+    }
+    if isClosed { throw HapticEngineError(.serverInterrupted, "the simulated board link is closed") }
+    deliver(messages)
+  }
+
+  public func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) {
+    lock.withLock { eventHandler = handler }
+  }
+
+  public func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) {
+    lock.withLock { messageHandler = handler }
+  }
+
+  public var statistics: BoardLinkStatistics {
+    lock.withLock {
+      BoardLinkStatistics(bytesSent: host.statistics.bytesSent, retransmissions: host.statistics.retransmissions)
+    }
+  }
+
+  /// A copy of the simulated board now (drive log, counters, physics).
+  public var snapshot: SimulatedBoard { lock.withLock { board } }
+
+  /// Virtual clock only: runs the board (and the host side of the link: acknowledgements,
+  /// heartbeats) up to host time `t`.
+  public func advance(to t: Double) {
+    precondition(clock == .virtual, "advance(to:) drives a virtual-clock link only")
+    let messages = lock.withLock { () -> [WireMessage] in
+      virtualNow = max(virtualNow, t)
+      return step(at: virtualNow)
+    }
+    deliver(messages)
+  }
+
+  /// Simulates a board reset (brown-out) now.
+  public func resetBoard() {
+    let messages = lock.withLock { () -> [WireMessage] in
+      board.reset(cause: .brownOut)
+      return step(at: clock == .virtual ? virtualNow : elapsed())
+    }
+    deliver(messages)
+  }
+
+  /// Simulates an unplugged cable: the link reports a disconnect and refuses to send.
+  public func disconnect() {
+    let handler = lock.withLock { () -> (@Sendable (BoardLinkEvent) -> Void)? in
+      closed = true
+      return eventHandler
+    }
+    handler?(.disconnected("the simulated board was disconnected"))
+  }
+
+  public func close(stopDrive: Bool) {
+    if stopDrive { try? send(.stop(channels: 0xFF)) }
+    lock.withLock { closed = true }
+    if let thread, Thread.current != thread {
+      while !thread.isFinished { usleep(200) }
+    }
+  }
+
+  private func run() {
+    while !lock.withLock({ closed }) {
+      usleep(500)
+      let messages = lock.withLock { step(at: elapsed()) }
+      deliver(messages)
+    }
+  }
+
+  /// Board time passes to `now`; heartbeats keep the watchdog quiet while the link is open.
+  private func step(at now: Double) -> [WireMessage] {
+    var messages = receive(board.advance(to: now), at: now)
+    let poll = host.poll(now: now).bytes
+    if !poll.isEmpty { messages += exchange(poll, at: now) }
+    if !closed && now - lastSent >= 0.020 {
+      lastSent = now
+      messages += exchange(host.send(.heartbeat, now: now), at: now)
+    }
+    return messages
+  }
+
+  /// Host bytes reach the board at `now`; returns the messages the board sent back.
+  private func exchange(_ bytes: [UInt8], at now: Double) -> [WireMessage] {
+    var messages = receive(board.advance(to: now), at: now)
+    if !bytes.isEmpty { messages += receive(board.receive(bytes), at: now) }
+    return messages
+  }
+
+  private func receive(_ bytes: [UInt8], at now: Double) -> [WireMessage] {
+    guard !bytes.isEmpty else { return [] }
+    let output = host.receive(decoder.feed(bytes), now: now)
+    var messages: [WireMessage] = []
+    for frame in output.frames {
+      if let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) { messages.append(message) }
+    }
+    if !output.bytes.isEmpty { messages += receive(board.receive(output.bytes), at: now) }
+    return messages
+  }
+
+  private func deliver(_ messages: [WireMessage]) {
+    guard !messages.isEmpty else { return }
+    let (events, handler) = lock.withLock { (eventHandler, messageHandler) }
+    for message in messages {
+      if case .resetNotice = message {
+        events?(.boardReset)
+      } else {
+        handler?(message)
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import HapticRenderer
+import HapticWire
+
+/// The streaming scheduler: renders the mix a bounded lookahead ahead of the board clock and
+/// turns it into segment batches; a change re-renders from the earliest frame it can still
+/// reach and goes out as `replace segments`, so its latency is one transmission, whatever the
+/// lookahead (docs/architecture.md §5).
+///
+/// Pure: it is told the board's current frame and returns what to send.
+struct StreamScheduler: Sendable {
+  /// A batch to send: `queue` appends, `replace` drops the board's drive from its start on.
+  struct Batch: Sendable {
+    var replace: Bool
+    var channel: Int
+    var startFrame: Int
+    var segments: [Segment]
+  }
+
+  /// Counters.
+  struct Counters: Sendable {
+    var framesRendered = 0
+    var segments = 0
+    var replaces = 0
+    /// Ticks that found the host behind the board (frames lost, not caught up).
+    var underruns = 0
+    var framesSkipped = 0
+  }
+
+  /// Frames rendered ahead of the board's current frame.
+  let lookahead: Int
+  /// Frames between the board's current frame and the earliest one a change may still reach
+  /// (covers transmission and clock-sync error).
+  let guardFrames: Int
+  /// At the earliest changeable frame.
+  private(set) var base: MixState
+  /// At the first frame not yet sent.
+  private(set) var head: MixState
+  private(set) var counters = Counters()
+  /// Whether the last batch sent ended on a non-zero level (then zeros must follow explicitly,
+  /// or the board would count an underrun).
+  private var lastSentDriven = false
+
+  init(profile: BoardProfile, startFrame: Int, lookahead: Int, guardFrames: Int) throws(RenderError) {
+    self.lookahead = max(lookahead, 1)
+    self.guardFrames = max(guardFrames, 1)
+    base = try MixState(profile: profile, frame: startFrame)
+    head = base
+  }
+
+  /// The earliest frame a change made now can reach.
+  func earliest(now: Int) -> Int { max(now + guardFrames, base.frame) }
+
+  /// Moves on to the board's frame `now`: advances the base, renders up to `now + lookahead`
+  /// and returns the batches to queue. A host that fell behind skips the lost frames (counted
+  /// as an underrun) instead of sending them late.
+  mutating func tick(now: Int) -> [Batch] {
+    let commit = now + guardFrames
+    if head.frame < commit {
+      // Behind: never send the backlog; resume at the first frame that can still arrive in time.
+      if head.frame > base.frame || !base.isQuiet {
+        counters.underruns += 1
+        counters.framesSkipped += commit - head.frame
+      }
+      Self.advance(&base, to: commit, quietJump: true)
+      head = base
+    } else {
+      Self.advance(&base, to: commit, quietJump: false)
+    }
+    return render(to: now + guardFrames + lookahead, replace: false)
+  }
+
+  /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if
+  /// earlier); returns a `replace` batch when the change falls in drive already sent.
+  mutating func schedule(_ action: TrackAction, track id: Int, at frame: Int, now: Int) -> [Batch] {
+    let at = max(frame, earliest(now: now))
+    Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
+    base.schedule(action, track: id, at: at)
+    guard at < head.frame else {
+      // Beyond what was sent: the head meets it in time.
+      head.schedule(action, track: id, at: at)
+      return []
+    }
+    return rebase(from: at)
+  }
+
+  /// Applies a change to every future frame from `frame` (loop settings, muting).
+  mutating func modify(at frame: Int, now: Int, _ change: (inout MixState) -> Void) -> [Batch] {
+    let at = max(frame, earliest(now: now))
+    Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
+    change(&base)
+    return rebase(from: base.frame)
+  }
+
+  /// Adds a player's track (idle until started).
+  mutating func add(_ track: PlayerTrack) {
+    base.add(track)
+    head.add(track)
+  }
+
+  /// A snapshot of the tracks as the board will play them at the head.
+  var tracks: [PlayerTrack] { base.tracks }
+
+  /// Drops tracks of players that are gone and have finished.
+  mutating func prune(keeping ids: Set<Int>) {
+    base.prune(keeping: ids)
+    head.prune(keeping: ids)
+  }
+
+  /// True when nothing plays and nothing is pending.
+  var isQuiet: Bool { base.isQuiet && head.isQuiet }
+
+  /// Re-renders from `frame` (the base advanced to it) to the current head, as a replace.
+  private mutating func rebase(from frame: Int) -> [Batch] {
+    let end = head.frame
+    var state = base
+    Self.advance(&state, to: frame, quietJump: false)
+    head = state
+    guard end > head.frame else { return [] }
+    counters.replaces += 1
+    return render(to: end, replace: true)
+  }
+
+  /// Renders the head up to (not including) `end` and packs the frames into one batch per
+  /// channel. A queue batch of nothing but zero levels is not sent (the board plays 0 in gaps).
+  private mutating func render(to end: Int, replace: Bool) -> [Batch] {
+    guard end > head.frame else { return [] }
+    let start = head.frame
+    var encoders: [SegmentEncoder] = []
+    var segments: [[Segment]] = []
+    var driven = false
+    while head.frame < end {
+      let frames = head.render()
+      if encoders.isEmpty {
+        encoders = Array(repeating: SegmentEncoder(), count: frames.count)
+        segments = Array(repeating: [], count: frames.count)
+      }
+      for (channel, frame) in frames.enumerated() {
+        if frame.level != 0 { driven = true }
+        if let segment = encoders[channel].add(frame) { segments[channel].append(segment) }
+      }
+      counters.framesRendered += 1
+    }
+    for channel in encoders.indices {
+      if let segment = encoders[channel].finish() { segments[channel].append(segment) }
+    }
+    let endsDriven = segments.contains { ($0.last?.endLevel ?? 0) != 0 }
+    defer { lastSentDriven = endsDriven }
+    guard driven || replace || lastSentDriven else { return [] }
+    counters.segments += segments.reduce(0) { $0 + $1.count }
+    return segments.enumerated().map { channel, list in
+      Batch(replace: replace, channel: channel, startFrame: start, segments: list)
+    }
+  }
+
+  /// Advances `state` to `frame` by rendering (or, when `quietJump` and nothing sounds, jumping).
+  private static func advance(_ state: inout MixState, to frame: Int, quietJump: Bool) {
+    while state.frame < frame {
+      if quietJump && state.isQuiet {
+        state.jump(to: frame)
+        return
+      }
+      _ = state.render()
+    }
+  }
+}
