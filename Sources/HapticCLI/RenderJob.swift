@@ -76,7 +76,7 @@ struct RenderJob {
     var totals = Totals()
     for (channel, var render) in try channels().enumerated() {
       var framer = SegmentFramer(
-        channel: UInt8(channel), amplitudeBits: profile.amplitudeBits, framePeriod: profile.framePeriod)
+        channel: UInt8(channel), levelBytes: profile.levelBytes, framePeriod: profile.framePeriod)
       try begin(channel)
       func emit(_ closed: Segment) throws {
         try segment(closed)

@@ -167,7 +167,7 @@ extension HapticEngine {
   /// Sends batches; a failure stops the engine with a system error.
   func transmit(_ batches: [StreamScheduler.Batch]) {
     guard !batches.isEmpty else { return }
-    let levelBytes = profile.amplitudeBits > 8 ? 2 : 1
+    let levelBytes = profile.levelBytes
     do {
       for batch in batches {
         for message in BatchPacker.messages(for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame) {

@@ -85,6 +85,15 @@ extension HapticEngine {
     transmit(batches)
   }
 
+  func startTime(player id: Int) -> Double? {
+    lock.withLock {
+      guard let scheduler else { return nil }
+      let track = scheduler.head.tracks.first { $0.id == id }
+      let pending = track?.actions.last { if case .start = $0.action { return true } else { return false } }?.frame
+      return (pending ?? track?.startedAt).map { Double($0) * framePeriod }
+    }
+  }
+
   func isMuted(player id: Int) -> Bool {
     lock.withLock { scheduler?.tracks.first { $0.id == id }?.muted ?? false }
   }

@@ -71,11 +71,20 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
   /// Jumps to `offset` seconds into the pattern, now. Events under way at the offset do not
   /// start mid-event; an offset at or past the end finishes (or, looping, wraps to the start).
   public func seek(toOffset offset: Double) throws(HapticEngineError) {
+    try seek(toOffset: offset, atTime: 0)
+  }
+
+  /// Jumps to `offset` at engine time `time` (an extension of Core Haptics' seek, for starting
+  /// a player part-way in: start it and seek it at the same time).
+  public func seek(toOffset offset: Double, atTime time: Double) throws(HapticEngineError) {
     guard offset >= 0, offset.isFinite else {
       throw HapticEngineError(.operationNotPermitted, "seek offset \(offset) must be 0 or more")
     }
-    try engine.perform(.seek(offset), player: id, at: 0)
+    try engine.perform(.seek(offset), player: id, at: time)
   }
+
+  /// Engine time (board seconds) at which the player last started, once the start is scheduled.
+  public var startTime: Double? { engine.startTime(player: id) }
 
   /// Loop back to the start on reaching ``loopEnd``.
   public var loopEnabled: Bool {

@@ -101,6 +101,11 @@ public struct BoardProfile: Sendable, Hashable, Identifiable {
   /// The smallest level: `-maxLevel` when signed, else 0.
   public var minLevel: Int { amplitudeSigned ? -maxLevel : 0 }
 
+  /// Bytes per level in segment batches (docs/protocol.md §6.5): 1 when every level fits an
+  /// `i8` (signed boards up to 8 bits, unsigned up to 7), else 2 — so an unsigned 8-bit board
+  /// (0…255) gets 2-byte levels.
+  public var levelBytes: Int { maxLevel <= 127 ? 1 : 2 }
+
   /// Why the profile cannot be rendered, or `nil` when it can.
   public var problem: String? {
     if channels.isEmpty { return "the board has no actuator channels" }

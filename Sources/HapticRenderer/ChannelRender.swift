@@ -52,7 +52,7 @@ public struct ChannelRender: Sendable {
     options: RenderOptions = RenderOptions()
   ) throws(RenderError) {
     renderer = try FrameRenderer(pattern: pattern, profile: profile, channel: channel, options: options)
-    levelBytes = profile.amplitudeBits > 8 ? 2 : 1
+    levelBytes = profile.levelBytes
     maxLevel = profile.maxLevel
     period = profile.framePeriod
   }

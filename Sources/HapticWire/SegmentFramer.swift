@@ -24,12 +24,12 @@ public struct SegmentFramer: Sendable {
   ///
   /// - Parameters:
   ///   - channel: the channel index.
-  ///   - amplitudeBits: the board's level width (levels take 2 bytes above 8 bits).
+  ///   - levelBytes: bytes per level (``HapticRenderer/BoardProfile/levelBytes``).
   ///   - framePeriod: seconds per frame.
   ///   - clockFrequency: board ticks per second.
-  public init(channel: UInt8, amplitudeBits: Int, framePeriod: Double, clockFrequency: Double = 1_000_000) {
+  public init(channel: UInt8, levelBytes: Int, framePeriod: Double, clockFrequency: Double = 1_000_000) {
     self.channel = channel
-    levelBytes = amplitudeBits > 8 ? 2 : 1
+    self.levelBytes = UInt8(levelBytes)
     ticksPerFrame = framePeriod * clockFrequency
   }
 

@@ -9,18 +9,19 @@ final class BackgroundCLI {
   /// The first line the process printed (for `sim serve`: the pseudo-terminal path).
   private(set) var firstLine = ""
 
-  /// Starts `hapticctl arguments` and waits (up to `timeout` seconds) for its first line.
-  init(_ arguments: [String], timeout: Double = 10) throws {
+  /// Starts `hapticctl arguments` and, when `waitsForLine`, waits for its first line (a
+  /// process that prints nothing first would block it).
+  init(_ arguments: [String], waitsForLine: Bool = true) throws {
     process.executableURL = CLIRunner.executable
     process.arguments = arguments
     process.currentDirectoryURL = CLIRunner.packageRoot
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    guard waitsForLine else { return }
     var line: [UInt8] = []
-    let deadline = Date().addingTimeInterval(timeout)
     let handle = out.fileHandleForReading
-    while Date() < deadline {
+    while true {
       let byte = handle.readData(ofLength: 1)
       guard let first = byte.first else { break }
       if first == UInt8(ascii: "\n") { break }

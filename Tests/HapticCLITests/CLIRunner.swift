@@ -53,3 +53,37 @@ final class LockedData: @unchecked Sendable {
   var isSet: Bool { lock.withLock { data != nil } }
   var value: Data { lock.withLock { data ?? Data() } }
 }
+
+extension CLIRunner {
+  /// Runs `hapticctl` feeding `lines` to its standard input, each after waiting its delay
+  /// (seconds), then closing the input.
+  static func run(_ arguments: [String], input lines: [(delay: Double, line: String)]) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    let input = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    process.standardInput = input
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let errData = LockedData()
+    let outData = LockedData()
+    let errReader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    let outReader = Thread { outData.set(out.fileHandleForReading.readDataToEndOfFile()) }
+    errReader.start()
+    outReader.start()
+    for (delay, line) in lines {
+      usleep(UInt32(delay * 1_000_000))
+      try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    while !errData.isSet || !outData.isSet { usleep(1000) }
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
+      stderr: String(decoding: errData.value, as: UTF8.self))
+  }
+}

@@ -15,7 +15,7 @@ struct SegmentFramerTests {
         startFrequency: 80 + n % 150, endFrequency: 80 + (n * 3) % 150))
       frame += length
     }
-    var framer = SegmentFramer(channel: 2, amplitudeBits: 8, framePeriod: 0.001)
+    var framer = SegmentFramer(channel: 2, levelBytes: 1, framePeriod: 0.001)
     var stream: [UInt8] = []
     for segment in segments {
       if let bytes = framer.add(segment) { stream += bytes }

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import HapticAHAP
+import HapticCore
+import HapticEngine
+import HapticRenderer
+
+/// `hapticctl send (FILE | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID]) …`.
+struct Send: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Play a pattern on a board (or the simulator) and wait until it finishes.",
+    discussion: """
+      Streams the pattern to the board a lookahead ahead of its clock and reports, at the end, \
+      the duration, frames, wire bytes, retransmits, underruns and the largest onset error \
+      (--json: one object). On a terminal a progress bar runs on standard error. Ctrl-C or \
+      SIGTERM stops the board before exiting (status 130).
+      --live reads commands from standard input while playing, one per line: intensity X, \
+      sharpness X, attack X, decay X, release X (dynamic parameters), pause, resume, seek S, \
+      stop. End of input without stop lets the pattern finish.
+      """)
+
+  @Argument(help: "The AHAP file to play.", completion: .file(extensions: ["ahap", "json"]))
+  var file: String?
+
+  @Option(help: "Play a built-in preset instead of a file (hapticctl presets lists them).")
+  var preset: String?
+
+  @Option(help: "Intensity 0…1 of an impact preset.")
+  var intensity: Double = 1
+
+  @Option(help: "Play effect N of the driver's ROM library instead (DRV2605 boards).")
+  var rom: Int?
+
+  @Option(help: "ROM library for --rom (1–7).")
+  var library: Int = 1
+
+  @Option(help: "Serial port or pseudo-terminal of the board.")
+  var port: String?
+
+  @Option(help: "Baud rate (default 115200; 1200 is refused).")
+  var baud: Int = 115_200
+
+  @Flag(help: "Play on the in-process simulator.")
+  var sim = false
+
+  @Option(help: "Simulated board with --sim: sim-lra, sim-erm or uno-drv2605l.")
+  var board = "sim-lra"
+
+  @Flag(help: "Loop until stopped (Ctrl-C, or `stop` with --live).")
+  var loop = false
+
+  @Option(help: "Loop end in pattern seconds (0: the end of the last event).")
+  var loopEnd: Double = 0
+
+  @Option(help: "Playback rate (> 0).")
+  var rate: Double = 1
+
+  @Option(help: "Start this many seconds into the pattern.")
+  var seek: Double = 0
+
+  @Option(help: "Start this many seconds from now.")
+  var at: Double = 0
+
+  @Option(help: "Lookahead in milliseconds (how far ahead of the board clock drive is queued).")
+  var lookaheadMs: Double = 30
+
+  @Flag(help: "Print the report as one JSON object.")
+  var json = false
+
+  @Flag(help: "Read control commands from standard input while playing.")
+  var live = false
+
+  @OptionGroup var reading: AHAPReadingOptions
+
+  func validate() throws {
+    let sources = [file != nil, preset != nil, rom != nil].filter { $0 }.count
+    guard sources == 1 else { throw ValidationError("give exactly one of FILE, --preset NAME or --rom N") }
+    guard (port != nil) != sim else { throw ValidationError("give exactly one of --port PATH or --sim") }
+    if let preset, HapticPresets.pattern(preset) == nil {
+      let names = HapticPresets.all.map(\.name).joined(separator: ", ")
+      throw ValidationError("unknown preset '\(preset)' (presets: \(names))")
+    }
+    if let rom, !(1...123).contains(rom) { throw ValidationError("--rom must be an effect number 1–123") }
+    guard (1...7).contains(library) else { throw ValidationError("--library must be 1–7") }
+    guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be in 0…1") }
+    guard rate > 0 && rate.isFinite else { throw ValidationError("--rate must be above 0") }
+    guard seek >= 0 && at >= 0 && loopEnd >= 0 else { throw ValidationError("--seek, --at and --loop-end must be 0 or more") }
+    guard (5...1000).contains(lookaheadMs) else { throw ValidationError("--lookahead-ms must be 5–1000") }
+    if sim { _ = try PatternLoading.profile(board) }
+  }
+
+  func run() throws {
+    let pattern: HapticPattern?
+    if let file {
+      pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
+    } else if let preset {
+      pattern = HapticPresets.pattern(preset, intensity: intensity)
+    } else {
+      pattern = nil
+    }
+    var configuration = HapticEngine.Configuration()
+    configuration.lookahead = lookaheadMs / 1000
+    let engine: HapticEngine
+    do {
+      engine = sim
+        ? try HapticEngine.simulated(board: board, configuration: configuration)
+        : try HapticEngine.serial(port: port ?? "", baud: baud, configuration: configuration)
+    } catch {
+      throw CLIError("cannot play on \(port ?? board): \(error.message)")
+    }
+    let session = SendSession(engine: engine, options: self)
+    let status = session.run(pattern: pattern)
+    if status != 0 { throw ExitCode(status) }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@Suite("hapticctl send and presets", .serialized)
+struct SendCommandTests {
+  static let transient = "Tests/HapticAHAPTests/Fixtures/good/transient.ahap"
+  static let long = "Tests/HapticAHAPTests/Fixtures/good/parameters-and-envelopes.ahap"
+
+  private func object(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  }
+
+  @Test("send --sim plays and reports the documented keys")
+  func sendSim() throws {
+    let result = try CLIRunner.run(["send", Self.transient, "--sim", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try object(result.stdout)
+    for key in ["duration_s", "wire_bytes", "retransmits", "underruns", "max_onset_error_ms"] {
+      #expect(report[key] != nil, "missing \(key)")
+    }
+    #expect(try #require(report["wire_bytes"] as? Int) > 0)
+    #expect(try #require(report["max_onset_error_ms"] as? Double) <= 1)
+    let text = try CLIRunner.run(["send", "--preset", "impact-heavy", "--intensity", "0.5", "--sim", "--board", "sim-erm"])
+    #expect(text.status == 0 && text.stdout.hasPrefix("played on sim-erm:"), "\(text.stdout)\(text.stderr)")
+  }
+
+  @Test("send through sim serve on a pty: loop, rate and live control, then stop")
+  func sendOverPtyLive() throws {
+    let server = try BackgroundCLI(["sim", "serve", "--board", "sim-lra"])
+    defer { _ = server.terminate() }
+    let result = try CLIRunner.run(
+      ["send", Self.long, "--port", server.firstLine, "--loop", "--rate", "2", "--live", "--json"],
+      input: [(0.4, "intensity 0.4"), (0.2, "sharpness -0.2"), (0.2, "pause"), (0.2, "resume"), (0.1, "seek 0.1"),
+              (0.2, "nonsense"), (0.2, "stop")])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("unknown command 'nonsense'"))
+    let report = try object(result.stdout)
+    #expect(report["stopped_by"] as? String == "stop")
+    #expect(try #require(report["duration_s"] as? Double) > 1)
+    #expect(try #require(report["wire_bytes"] as? Int) > 100)
+    #expect(report["retransmits"] is Int && report["underruns"] is Int)
+  }
+
+  @Test("send refuses a board without an actuator, with the reason")
+  func sendNoActuator() throws {
+    let server = try BackgroundCLI(["sim", "serve", "--no-actuator"])
+    defer { _ = server.terminate() }
+    let result = try CLIRunner.run(["send", Self.transient, "--port", server.firstLine])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("haptics not supported: no actuator reported"), "\(result.stderr)")
+  }
+
+  @Test("SIGTERM stops a looping send cleanly")
+  func sendInterrupted() throws {
+    let send = try BackgroundCLI(["send", Self.long, "--sim", "--loop"], waitsForLine: false)
+    usleep(500_000)
+    let (status, stderr) = send.terminate()
+    #expect(status == 130, "\(stderr)")
+    #expect(stderr.contains("interrupted: the board was stopped"))
+  }
+
+  @Test("send usage errors")
+  func sendUsage() throws {
+    let both = try CLIRunner.run(["send", Self.transient, "--preset", "success", "--sim"])
+    #expect(both.status == 64 && both.stderr.contains("exactly one of FILE, --preset NAME or --rom N"))
+    let noBoard = try CLIRunner.run(["send", Self.transient])
+    #expect(noBoard.status == 64 && noBoard.stderr.contains("--port PATH or --sim"))
+    let preset = try CLIRunner.run(["send", "--preset", "tada", "--sim"])
+    #expect(preset.status == 64 && preset.stderr.contains("unknown preset 'tada'"))
+    let rom = try CLIRunner.run(["send", "--rom", "12", "--sim"])
+    #expect(rom.status == 1 && rom.stderr.contains("has no driver ROM effects"), "\(rom.stderr)")
+    let missing = try CLIRunner.run(["send", "nope.ahap", "--sim"])
+    #expect(missing.status == 1 && missing.stderr.contains("nope.ahap"))
+  }
+
+  @Test("presets lists every preset")
+  func presets() throws {
+    let result = try CLIRunner.run(["presets", "--json"])
+    #expect(result.status == 0)
+    let names = try result.stdout.split(separator: "\n").map { try object(String($0))["name"] as? String }
+    #expect(names.count == 15 && names.contains("impact-rigid") && names.contains("levelChange"))
+  }
+}
