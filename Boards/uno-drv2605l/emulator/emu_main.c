@@ -1,0 +1,232 @@
+/*
+ * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno + DRV2605L board.
+ *
+ *   hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--no-chip]
+ *
+ * Runs the firmware ELF on simavr's ATmega328P at 16 MHz in real time, with UART0 on a
+ * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and a
+ * DRV2605L model on the TWI bus (--trace logs its register writes; --no-chip leaves the bus
+ * empty). Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
+ * removed. A missing or unreadable firmware file is exit status 1.
+ *
+ * Real time: a cycle timer every 100 us of simulated time compares simulated with wall-clock
+ * time and sleeps while the simulation is ahead (waking early when the host writes). When the
+ * simulation falls more than 20 ms behind, it does not try to catch up: it re-anchors and
+ * counts the slip (reported on exit).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drv2605_model.h"
+#include "pty_bridge.h"
+#include "sim_avr.h"
+#include "sim_cycle_timers.h"
+#include "sim_elf.h"
+#include "sim_time.h"
+
+#define MCU "atmega328p"
+#define FREQUENCY 16000000u
+#define SERVICE_USEC 100       /* pacing and pty service interval (simulated) */
+#define AHEAD_SLEEP_USEC 200   /* sleep when the simulation leads by more than this */
+#define BEHIND_SLIP_USEC 20000 /* re-anchor when it lags by more than this */
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int signal_number) {
+  (void)signal_number;
+  stop_requested = 1;
+}
+
+typedef struct {
+  avr_t *avr;
+  pty_bridge_t pty;
+  drv2605_model_t drv;
+  uint64_t anchor_wall_ns; /* wall clock at anchor_cycle */
+  avr_cycle_count_t anchor_cycle;
+  unsigned long slips;     /* times the simulation fell behind and re-anchored */
+  uint64_t slipped_usec;
+} emulator_t;
+
+static uint64_t wall_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* simavr would usleep() in sleep mode itself; pacing is done here instead. */
+static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
+  (void)avr;
+  (void)how_long;
+}
+
+static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param) {
+  emulator_t *e = param;
+  pty_bridge_service(&e->pty);
+  uint64_t simulated = (avr->cycle - e->anchor_cycle) * 1000000000ull / FREQUENCY;
+  uint64_t elapsed = wall_ns() - e->anchor_wall_ns;
+  if (simulated > elapsed + AHEAD_SLEEP_USEC * 1000ull) {
+    /* Ahead: wait, but wake as soon as the host writes. */
+    uint64_t ahead = simulated - elapsed;
+    struct timespec timeout = {(time_t)(ahead / 1000000000ull), (long)(ahead % 1000000000ull)};
+    struct pollfd fd = {e->pty.master, POLLIN, 0};
+    (void)ppoll(&fd, 1, &timeout, NULL);
+    pty_bridge_service(&e->pty);
+  } else if (elapsed > simulated + BEHIND_SLIP_USEC * 1000ull) {
+    e->slips++;
+    e->slipped_usec += (elapsed - simulated) / 1000;
+    if (e->slips <= 10) {
+      fprintf(stderr, "hapticctl-emu-uno: fell behind real time by %.1f ms at %.3f s simulated (host busy)\n",
+              (elapsed - simulated) / 1e6, (double)avr->cycle / FREQUENCY);
+    }
+    e->anchor_wall_ns = wall_ns();
+    e->anchor_cycle = avr->cycle;
+  }
+  return when + avr_usec_to_cycles(avr, SERVICE_USEC);
+}
+
+/* The firmware paints its free RAM 0xC5 at start: the longest untouched run is the part of
+ * the stack never used. */
+static void report_ram(avr_t *avr) {
+  unsigned best = 0, run = 0, best_end = 0;
+  for (unsigned a = 0x100; a <= avr->ramend; a++) {
+    run = avr->data[a] == 0xC5 ? run + 1 : 0;
+    if (run > best) {
+      best = run;
+      best_end = a;
+    }
+  }
+  if (best > 32) {
+    fprintf(stderr, "hapticctl-emu-uno: stack high-water mark %u bytes below RAMEND (%u bytes never touched)\n",
+            avr->ramend - best_end, best);
+  }
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--no-chip]\n");
+}
+
+int main(int argc, char **argv) {
+  const char *firmware_path = NULL, *link = NULL, *trace_path = NULL;
+  bool no_chip = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--firmware") == 0 && i + 1 < argc) {
+      firmware_path = argv[++i];
+    } else if (strcmp(argv[i], "--link") == 0 && i + 1 < argc) {
+      link = argv[++i];
+    } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+      trace_path = argv[++i];
+    } else if (strcmp(argv[i], "--no-chip") == 0) {
+      no_chip = true;
+    } else {
+      usage();
+      return 1;
+    }
+  }
+  if (!firmware_path) {
+    usage();
+    return 1;
+  }
+  /* stdout carries one line, the pty path: everything simavr prints goes to stderr. */
+  fflush(stdout);
+  int path_out = dup(STDOUT_FILENO);
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+
+  FILE *probe = fopen(firmware_path, "rb");
+  if (!probe) {
+    fprintf(stderr, "hapticctl-emu-uno: cannot read firmware %s: %s\n", firmware_path, strerror(errno));
+    return 1;
+  }
+  unsigned char magic[4] = {0};
+  size_t got = fread(magic, 1, 4, probe);
+  fclose(probe);
+  if (got != 4 || memcmp(magic, "\x7f" "ELF", 4) != 0) {
+    fprintf(stderr, "hapticctl-emu-uno: %s is not an ELF file\n", firmware_path);
+    return 1;
+  }
+
+  elf_firmware_t firmware;
+  memset(&firmware, 0, sizeof firmware);
+  if (elf_read_firmware(firmware_path, &firmware) != 0 || firmware.flashsize == 0) {
+    fprintf(stderr, "hapticctl-emu-uno: cannot load firmware %s\n", firmware_path);
+    return 1;
+  }
+  snprintf(firmware.mmcu, sizeof firmware.mmcu, "%s", MCU);
+  firmware.frequency = FREQUENCY;
+
+  FILE *trace = NULL;
+  if (trace_path) {
+    trace = fopen(trace_path, "w");
+    if (!trace) {
+      fprintf(stderr, "hapticctl-emu-uno: cannot write trace %s: %s\n", trace_path, strerror(errno));
+      return 1;
+    }
+  }
+
+  static emulator_t e;
+  e.avr = avr_make_mcu_by_name(MCU);
+  if (!e.avr) {
+    fprintf(stderr, "hapticctl-emu-uno: simavr does not know %s\n", MCU);
+    return 1;
+  }
+  avr_init(e.avr);
+  e.avr->frequency = FREQUENCY;
+  e.avr->sleep = no_sleep;
+  avr_load_firmware(e.avr, &firmware);
+  e.avr->frequency = FREQUENCY;
+
+  if (!pty_bridge_open(&e.pty, link)) return 1;
+  pty_bridge_attach(&e.pty, e.avr);
+  drv2605_model_init(&e.drv, e.avr, no_chip, trace);
+  drv2605_model_attach(&e.drv);
+
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_signal;
+  sigaction(SIGINT, &action, NULL);
+  sigaction(SIGTERM, &action, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  /* The pty path alone on the first line of the real stdout. */
+  dprintf(path_out, "%s\n", e.pty.path);
+  close(path_out);
+
+  e.anchor_wall_ns = wall_ns();
+  e.anchor_cycle = e.avr->cycle;
+  avr_cycle_timer_register_usec(e.avr, SERVICE_USEC, service, &e);
+
+  int state = cpu_Running;
+  for (unsigned long steps = 1; !stop_requested; steps++) {
+    state = avr_run(e.avr);
+    if (state == cpu_Done || state == cpu_Crashed) break;
+    /* A reset of the AVR (its watchdog) clears every cycle timer: re-arm the pacing. */
+    if ((steps & 0xFFFF) == 0 && avr_cycle_timer_status(e.avr, service, &e) == 0) {
+      e.anchor_wall_ns = wall_ns();
+      e.anchor_cycle = e.avr->cycle;
+      avr_cycle_timer_register_usec(e.avr, SERVICE_USEC, service, &e);
+    }
+  }
+
+  int status = 0;
+  if (state == cpu_Crashed || (state == cpu_Done && !stop_requested)) {
+    fprintf(stderr, "hapticctl-emu-uno: the firmware %s at pc 0x%04x\n",
+            state == cpu_Crashed ? "crashed" : "stopped (sleep with interrupts off?)", e.avr->pc);
+    status = 2;
+  }
+  fprintf(stderr,
+          "hapticctl-emu-uno: %.3f s simulated, %lu register writes, %lu bytes in, %lu out, "
+          "%lu dropped, %lu slips (%llu us)\n",
+          (double)e.avr->cycle / FREQUENCY, e.drv.writes, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
+          e.slips, (unsigned long long)e.slipped_usec);
+  report_ram(e.avr);
+  if (trace) fclose(trace);
+  pty_bridge_close(&e.pty);
+  return status;
+}

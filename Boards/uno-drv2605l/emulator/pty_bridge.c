@@ -1,0 +1,158 @@
+/*
+ * pty_bridge.c — UART0 <-> pseudo-terminal (see pty_bridge.h).
+ */
+#define _DEFAULT_SOURCE
+#include "pty_bridge.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "avr_uart.h"
+#include "sim_cycle_timers.h"
+#include "sim_time.h"
+
+#define LINK_BAUD 115200u
+
+bool pty_bridge_open(pty_bridge_t *b, const char *link) {
+  memset(b, 0, sizeof *b);
+  b->master = b->slave = -1;
+  char name[256];
+  if (openpty(&b->master, &b->slave, name, NULL, NULL) != 0) {
+    fprintf(stderr, "hapticctl-emu-uno: cannot create a pseudo-terminal: %s\n", strerror(errno));
+    return false;
+  }
+  snprintf(b->path, sizeof b->path, "%s", name);
+  /* Raw on both ends: no echo, no line discipline, 8N1 at the board's rate. */
+  struct termios tio;
+  for (int i = 0; i < 2; i++) {
+    int fd = i == 0 ? b->slave : b->master;
+    if (tcgetattr(fd, &tio) == 0) {
+      cfmakeraw(&tio);
+      cfsetispeed(&tio, B115200);
+      cfsetospeed(&tio, B115200);
+      tcsetattr(fd, TCSANOW, &tio);
+    }
+  }
+  fcntl(b->master, F_SETFL, fcntl(b->master, F_GETFL) | O_NONBLOCK);
+  fcntl(b->master, F_SETFD, FD_CLOEXEC);
+  fcntl(b->slave, F_SETFD, FD_CLOEXEC);
+  b->byte_usec_x10 = (uint32_t)(10u * 10u * 1000000u / LINK_BAUD); /* 10 bits, in 0.1 us */
+  if (link && *link) {
+    struct stat st;
+    if (lstat(link, &st) == 0) {
+      if (!S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "hapticctl-emu-uno: --link %s exists and is not a symbolic link\n", link);
+        pty_bridge_close(b);
+        return false;
+      }
+      unlink(link);
+    }
+    if (symlink(b->path, link) != 0) {
+      fprintf(stderr, "hapticctl-emu-uno: cannot create --link %s: %s\n", link, strerror(errno));
+      pty_bridge_close(b);
+      return false;
+    }
+    snprintf(b->link, sizeof b->link, "%s", link);
+  }
+  return true;
+}
+
+/* Bytes leaving the AVR's UART. */
+static void uart_out_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq;
+  pty_bridge_t *b = param;
+  b->bytes_out++;
+  if (b->out_length >= sizeof b->out) {
+    b->bytes_dropped++; /* nobody reads the pty: the oldest data stays, the newest goes */
+    return;
+  }
+  b->out[b->out_length++] = (uint8_t)value;
+}
+
+static void xon_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq;
+  (void)value;
+  ((pty_bridge_t *)param)->xoff = false;
+}
+
+static void xoff_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq;
+  ((pty_bridge_t *)param)->xoff = value != 0;
+}
+
+/* One byte into the UART per byte time while bytes wait. */
+static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *param) {
+  pty_bridge_t *b = param;
+  if (b->in_tail == b->in_head) {
+    b->feeding = false;
+    return 0;
+  }
+  /* XOFF: simavr's 64-byte UART FIFO is full. It only reports room again when the firmware
+   * polls UCSR0A with the FIFO empty, which an interrupt-driven driver never does; so after
+   * 16 byte times (1.4 ms: the FIFO drains one byte per byte time) we send again. */
+  if (b->xoff && ++b->xoff_waits < 16) return when + avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+  b->xoff = false;
+  b->xoff_waits = 0;
+  avr_raise_irq(b->uart_in, b->in[b->in_tail % sizeof b->in]);
+  b->in_tail++;
+  b->bytes_in++;
+  /* The next byte one byte time later (fractions of a cycle carried by the 0.1 us unit). */
+  avr_cycle_count_t step = avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+  return when + step;
+}
+
+void pty_bridge_attach(pty_bridge_t *b, avr_t *avr) {
+  b->avr = avr;
+  uint32_t flags = 0; /* no printing of UART output, no usleep when polling UCSR0A */
+  avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+  b->uart_in = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), uart_out_hook, b);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), xon_hook, b);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), xoff_hook, b);
+}
+
+void pty_bridge_service(pty_bridge_t *b) {
+  /* Host -> AVR. */
+  size_t room = sizeof b->in - (b->in_head - b->in_tail);
+  while (room > 0) {
+    uint8_t chunk[512];
+    ssize_t n = read(b->master, chunk, room < sizeof chunk ? room : sizeof chunk);
+    if (n <= 0) break; /* EAGAIN: nothing; EIO: no reader (cannot happen, we hold the slave) */
+    for (ssize_t i = 0; i < n; i++) b->in[(b->in_head++) % sizeof b->in] = chunk[i];
+    room -= (size_t)n;
+  }
+  if (b->feeding && avr_cycle_timer_status(b->avr, feed_byte, b) == 0) b->feeding = false; /* AVR reset */
+  if (!b->feeding && b->in_tail != b->in_head) {
+    b->feeding = true;
+    avr_cycle_timer_register(b->avr, 1, feed_byte, b);
+  }
+  /* AVR -> host. */
+  if (b->out_length > 0) {
+    ssize_t n = write(b->master, b->out, b->out_length);
+    if (n > 0) {
+      memmove(b->out, b->out + n, b->out_length - (size_t)n);
+      b->out_length -= (size_t)n;
+    }
+  }
+}
+
+void pty_bridge_close(pty_bridge_t *b) {
+  if (b->link[0]) {
+    char target[256];
+    ssize_t n = readlink(b->link, target, sizeof target - 1);
+    if (n >= 0) {
+      target[n] = 0;
+      if (strcmp(target, b->path) == 0) unlink(b->link);
+    }
+    b->link[0] = 0;
+  }
+  if (b->master >= 0) close(b->master);
+  if (b->slave >= 0) close(b->slave);
+  b->master = b->slave = -1;
+}

@@ -1,0 +1,350 @@
+/*
+ * board.c — the board application: boot (reset notice), message dispatch, playback of the
+ * channel's queue at frame boundaries, the host watchdog, calibration and ROM effects.
+ */
+#include "board.h"
+
+#include "board_config.h"
+#include "hal.h"
+#include "wire.h"
+
+board_t board;
+
+/* ---- Outgoing messages ---- */
+
+/* Capabilities are generated when sent (they are the largest message; see link.h). */
+static uint8_t dynamic_payload(uint8_t type, uint8_t *out) {
+  if (type != MSG_CAPABILITIES) return 0;
+  wire_writer_t writer;
+  wire_writer_init(&writer, out, WIRE_MAX_BOARD_PAYLOAD);
+  wire_capabilities_t capabilities = {
+      .protocol_version = PROTOCOL_VERSION,
+      .firmware_name = FIRMWARE_NAME,
+      .firmware_version = FIRMWARE_VERSION,
+      .board_id = BOARD_ID,
+      .boot_count = board.boot_count,
+      .clock_hz = BOARD_CLOCK_HZ,
+      .frame_period_us = BOARD_FRAME_PERIOD_US,
+      .queue_depth = BOARD_QUEUE_DEPTH,
+      .watchdog_ms = board.watchdog_ms,
+      .features = BOARD_FEATURES,
+      .channel_count = BOARD_CHANNEL_COUNT,
+      .kind = BOARD_CHANNEL_KIND,
+      .f0_x10 = BOARD_F0_X10,
+      .q_x100 = BOARD_Q_X100,
+      .freq_min = BOARD_FREQ_MIN,
+      .freq_max = BOARD_FREQ_MAX,
+      .amplitude_bits = BOARD_AMPLITUDE_BITS,
+      .calibration = board.drv.calibration,
+  };
+  wire_capabilities(&writer, &capabilities);
+  return writer.length;
+}
+
+static void send_error(uint8_t code, uint8_t message_type, uint16_t detail) {
+  uint8_t payload[4];
+  wire_writer_t writer;
+  wire_writer_init(&writer, payload, sizeof payload);
+  wire_error(&writer, code, message_type, detail);
+  (void)link_send(&board.link, MSG_ERROR, payload, writer.length);
+}
+
+static uint8_t watchdog_state(void) {
+  if (board.watchdog_fired) return WATCHDOG_FIRED;
+  bool driving = board.queue.count > 0 || board.level != 0 || board.drv.rom_pending ||
+                 board.drv.state == DRV_STATE_ROM_PLAYING;
+  return driving ? WATCHDOG_ARMED : WATCHDOG_IDLE;
+}
+
+static void send_status(uint32_t now) {
+  uint8_t payload[LINK_SLOT_PAYLOAD];
+  wire_writer_t writer;
+  wire_writer_init(&writer, payload, sizeof payload);
+  wire_status_t status = {
+      .board_time = now,
+      .watchdog = watchdog_state(),
+      .faults = board.faults,
+      .bad_frames = board.receiver.bad_frames,
+      .channel_count = BOARD_CHANNEL_COUNT,
+      .channel = {.queue_fill = board.queue.count,
+                  .underruns = board.underruns,
+                  .late_segments = board.late_segments,
+                  .level = board.drv.state == DRV_STATE_RTP ? board.level : 0},
+  };
+  wire_status(&writer, &status);
+  (void)link_send(&board.link, MSG_STATUS, payload, writer.length);
+}
+
+/* The calibration outcome: a `calibration result` when the chip finished the run (passed or
+ * not), an `error calibrationFailed` (detail: STATUS, 0xFF without an answer) when it did
+ * not finish. False when the window is full (try again later). */
+static bool send_calibration_outcome(uint8_t event) {
+  if (!link_has_room(&board.link)) return false;
+  const drv_calibration_t *result = &board.drv.result;
+  if (event == DRV_EVENT_CALIBRATION_FAILED) {
+    send_error(ERR_CALIBRATION_FAILED, MSG_CALIBRATE, result->status);
+    return true;
+  }
+  uint8_t payload[6];
+  wire_writer_t writer;
+  wire_writer_init(&writer, payload, sizeof payload);
+  wire_calibration_result(&writer, 0, result->succeeded, result->f0_x10, result->compensation, result->back_emf);
+  return link_send(&board.link, MSG_CALIBRATION_RESULT, payload, writer.length);
+}
+
+/* ---- Playback ---- */
+
+static uint8_t drive_level(int16_t level) {
+  /* No signed levels on this board: negative levels clamp to 0; 255 is full scale. */
+  return level < 0 ? 0 : level > 255 ? 255 : (uint8_t)level;
+}
+
+/* Drives the level due at `now` when a frame boundary passed or the queue changed. At a
+ * boundary the level computed ahead goes out first, so the RTP write is not delayed by the
+ * divisions of a ramp; the bookkeeping (finished segments, underruns, the next boundary and
+ * its level) follows. */
+static void playback_update(uint32_t now) {
+  if (!board.reevaluate) {
+    int32_t late = time_diff(now, board.next_eval);
+    if (late < 0) return;
+    if (late < (int32_t)(BOARD_TICKS_PER_FRAME / 2)) drv_set_level(&board.drv, board.next_level);
+  }
+  board.reevaluate = false;
+  bool dry = queue_drop_finished(&board.queue, now);
+  uint8_t drive = drive_level(queue_level(&board.queue, now, &board.next_eval));
+  if (dry && board.level != 0 && board.underruns != 0xFFFF) board.underruns++;
+  board.level = drive;
+  drv_set_level(&board.drv, drive);
+  board.next_level = drive_level(queue_level_at(&board.queue, board.next_eval));
+}
+
+/* Level 0 and an empty queue now (stop, watchdog, calibration). The DRV2605L brakes by
+ * itself in closed loop when its input drops below the back-EMF. */
+static void stop_channel(void) {
+  queue_clear(&board.queue);
+  drv_stop(&board.drv);
+  board.level = 0;
+  board.reevaluate = true;
+}
+
+/* ---- Requests ---- */
+
+static bool calibrating(void) { return board.drv.state == DRV_STATE_CALIBRATING; }
+
+static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, uint32_t now) {
+  wire_batch_t header;
+  if (!wire_batch_begin(&header, payload, length)) {
+    send_error(ERR_BAD_PAYLOAD, type, 0);
+    return;
+  }
+  if (header.channel >= BOARD_CHANNEL_COUNT) {
+    send_error(ERR_BAD_CHANNEL, type, header.channel);
+    return;
+  }
+  if (calibrating()) {
+    send_error(ERR_BUSY, type, 0);
+    return;
+  }
+  /* `queue` and `replace` share the cut: see queue_insert_batch. */
+  queue_result_t result = queue_insert_batch(&board.queue, payload, length, now);
+  if (result.error != 0) {
+    send_error(result.error, type, result.detail);
+    return;
+  }
+  if (result.late && board.late_segments != 0xFFFF) board.late_segments++;
+  board.reevaluate = true;
+}
+
+static void handle_rom_effect(const uint8_t *payload, uint8_t length, uint32_t now) {
+  wire_reader_t reader;
+  wire_reader_init(&reader, payload, length);
+  uint8_t channel = wire_get_u8(&reader);
+  uint8_t library = wire_get_u8(&reader);
+  uint8_t effect = wire_get_u8(&reader);
+  uint32_t start = wire_get_u32(&reader);
+  if (!wire_reader_done(&reader) || library < 1 || library > 7 || effect < 1 || effect > 123) {
+    send_error(ERR_BAD_PAYLOAD, MSG_PLAY_ROM_EFFECT, 0);
+  } else if (channel >= BOARD_CHANNEL_COUNT) {
+    send_error(ERR_BAD_CHANNEL, MSG_PLAY_ROM_EFFECT, channel);
+  } else if (calibrating()) {
+    send_error(ERR_BUSY, MSG_PLAY_ROM_EFFECT, 0);
+  } else if (time_diff(start, now) < 0) {
+    send_error(ERR_TIME_IN_PAST, MSG_PLAY_ROM_EFFECT, 0);
+  } else {
+    drv_rom_schedule(&board.drv, library, effect, start);
+  }
+}
+
+static void dispatch(const frame_t *frame, uint32_t now) {
+  const uint8_t *payload = frame->payload;
+  uint8_t length = frame->length;
+  wire_reader_t reader;
+  wire_reader_init(&reader, payload, length);
+  switch (frame->type) {
+    case MSG_ACK:
+    case MSG_ERROR: /* an error the host reports: nothing to do */
+      break;
+    case MSG_IDENTIFY:
+      if (length != 0) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      else (void)link_send_dynamic(&board.link, MSG_CAPABILITIES);
+      break;
+    case MSG_CLOCK_QUERY: {
+      uint16_t id = wire_get_u16(&reader);
+      if (!wire_reader_done(&reader)) {
+        send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+        break;
+      }
+      uint8_t reply[10];
+      wire_writer_t writer;
+      wire_writer_init(&writer, reply, sizeof reply);
+      wire_clock(&writer, id, hal_ticks64());
+      (void)link_send(&board.link, MSG_CLOCK, reply, writer.length);
+      break;
+    }
+    case MSG_QUEUE_SEGMENTS:
+    case MSG_REPLACE_SEGMENTS:
+      handle_batch(frame->type, payload, length, now);
+      break;
+    case MSG_STOP: {
+      uint8_t mask = wire_get_u8(&reader);
+      if (!wire_reader_done(&reader)) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      else if (mask & 0x01) stop_channel();
+      break;
+    }
+    case MSG_STATUS_REQUEST:
+      if (length != 0) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      else send_status(now);
+      break;
+    case MSG_HEARTBEAT:
+      if (length != 0) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      break;
+    case MSG_CALIBRATE: {
+      uint8_t channel = wire_get_u8(&reader);
+      if (!wire_reader_done(&reader)) {
+        send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      } else if (channel >= BOARD_CHANNEL_COUNT) {
+        send_error(ERR_BAD_CHANNEL, frame->type, channel);
+      } else if (calibrating()) {
+        send_error(ERR_BUSY, frame->type, 0);
+      } else {
+        stop_channel(); /* the channel plays nothing while calibrating */
+        drv_calibration_begin(&board.drv, now);
+      }
+      break;
+    }
+    case MSG_PLAY_ROM_EFFECT:
+      handle_rom_effect(payload, length, now);
+      break;
+    case MSG_SET_WATCHDOG: {
+      uint16_t milliseconds = wire_get_u16(&reader);
+      if (!wire_reader_done(&reader) || milliseconds < 10 || milliseconds > 5000) {
+        send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      } else {
+        board.watchdog_ms = milliseconds;
+      }
+      break;
+    }
+    default:
+      /* Unknown, or a board-to-host type: acknowledged by the link, answered here. */
+      if (frame->flags & FLAG_RELIABLE) send_error(ERR_UNKNOWN_MESSAGE, frame->type, 0);
+      break;
+  }
+}
+
+static void handle_frame(const frame_t *frame, uint32_t now) {
+  board.last_valid = now; /* any frame that passes the CRC feeds the watchdog */
+  playback_update(now);
+  if (frame->version != PROTOCOL_VERSION) {
+    /* Not delivered, not acknowledged: an unreliable error in our version (§5). */
+    uint8_t payload[4];
+    wire_writer_t writer;
+    wire_writer_init(&writer, payload, sizeof payload);
+    wire_error(&writer, ERR_UNSUPPORTED_VERSION, frame->type, PROTOCOL_VERSION);
+    link_send_unreliable(&board.link, PROTOCOL_VERSION, MSG_ERROR, payload, writer.length);
+  } else if (link_receive(&board.link, frame, now) == LINK_DELIVER) {
+    dispatch(frame, now);
+  }
+  /* `fired` is reported to the first frame after the silence, then cleared. */
+  board.watchdog_fired = false;
+  playback_update(now);
+  link_poll(&board.link, now);
+}
+
+/* ---- Main loop ---- */
+
+void board_init(void) {
+  frame_receiver_init(&board.receiver);
+  board.boot_count = hal_boot_count_increment();
+  board.reset_cause = hal_reset_cause();
+  link_init(&board.link, (uint8_t)board.boot_count, dynamic_payload);
+  queue_init(&board.queue);
+  board.faults = drv_init(&board.drv) ? 0 : FAULT_DRIVER_NOT_RESPONDING;
+  board.watchdog_ms = BOARD_WATCHDOG_MS_DEFAULT;
+  board.watchdog_fired = false;
+  board.level = 0;
+  board.underruns = 0;
+  board.late_segments = 0;
+  board.reevaluate = true;
+  board.calibration_result_pending = false;
+  uint32_t now = hal_ticks();
+  board.last_valid = now;
+  board.next_eval = now;
+  /* The first frame after boot: the reset notice, with SYN (§6.9). */
+  uint8_t payload[3];
+  wire_writer_t writer;
+  wire_writer_init(&writer, payload, sizeof payload);
+  wire_reset_notice(&writer, board.boot_count, board.reset_cause);
+  (void)link_send(&board.link, MSG_RESET_NOTICE, payload, writer.length);
+  link_poll(&board.link, now);
+}
+
+static uint32_t earliest(uint32_t now, uint32_t a, uint32_t b) {
+  (void)now;
+  return time_diff(a, b) < 0 ? a : b;
+}
+
+uint32_t board_deadline(uint32_t now) {
+  if (board.reevaluate) return now;
+  uint32_t deadline = board.next_eval;
+  deadline = earliest(now, deadline, link_deadline(&board.link, now));
+  deadline = earliest(now, deadline, drv_deadline(&board.drv, now));
+  if (!board.watchdog_fired) {
+    deadline = earliest(now, deadline, board.last_valid + (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS);
+  }
+  return deadline;
+}
+
+void board_poll(void) {
+  hal_watchdog_kick();
+  /* At most one frame per pass, so playback never waits behind a burst of frames. */
+  int byte;
+  while ((byte = hal_uart_getc()) >= 0) {
+    const frame_t *frame = frame_receiver_feed(&board.receiver, (uint8_t)byte);
+    if (frame) {
+      handle_frame(frame, hal_ticks());
+      break;
+    }
+  }
+  uint32_t now = hal_ticks();
+
+  drv_event_t event = drv_poll(&board.drv, now);
+  if (event == DRV_EVENT_CALIBRATED || event == DRV_EVENT_CALIBRATION_FAILED) {
+    board.calibration_event = (uint8_t)event;
+    board.calibration_result_pending = true;
+  } else if (event == DRV_EVENT_ROM_FINISHED) {
+    board.reevaluate = true; /* back in RTP: drive the queue's level again */
+  }
+  if (board.calibration_result_pending && send_calibration_outcome(board.calibration_event)) {
+    board.calibration_result_pending = false;
+  }
+
+  /* Host watchdog: silence for watchdog_ms stops all drive. */
+  if (!board.watchdog_fired && (uint32_t)(now - board.last_valid) >= (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS) {
+    stop_channel();
+    board.watchdog_fired = true;
+  }
+
+  playback_update(now);
+  link_poll(&board.link, now);
+  hal_idle_until(board_deadline(hal_ticks()));
+}

@@ -1,0 +1,63 @@
+/*
+ * board.h — the board application: message handling (docs/protocol.md §6), the channel's
+ * playback, the host watchdog, status and faults. It owns the link, the queue and the driver;
+ * main_avr.c (or a test) calls board_init() once and board_poll() forever.
+ */
+#ifndef BOARD_H
+#define BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drv2605.h"
+#include "frame.h"
+#include "link.h"
+#include "queue.h"
+
+/* Fault bits (§6.8). */
+#define FAULT_OVER_TEMPERATURE 0x01
+#define FAULT_OVER_CURRENT 0x02
+#define FAULT_DRIVER_NOT_RESPONDING 0x04
+#define FAULT_NO_ACTUATOR 0x08
+
+/* Watchdog states (§6.8). */
+#define WATCHDOG_IDLE 0
+#define WATCHDOG_ARMED 1
+#define WATCHDOG_FIRED 2
+
+typedef struct {
+  frame_receiver_t receiver;
+  link_t link;
+  segment_queue_t queue;
+  drv_t drv;
+
+  uint16_t boot_count;
+  uint8_t reset_cause;
+  uint8_t faults;
+
+  /* Host watchdog. */
+  uint16_t watchdog_ms;
+  uint32_t last_valid; /* ticks of the last frame that passed the CRC */
+  bool watchdog_fired;
+
+  /* Playback of channel 0. */
+  uint8_t level;       /* drive level now (0..255, what RTP_INPUT gets) */
+  uint32_t next_eval;  /* when the level may change next */
+  uint8_t next_level;  /* the level due then, computed ahead */
+  bool reevaluate;     /* the queue changed: evaluate now */
+  uint16_t underruns;
+  uint16_t late_segments;
+
+  bool calibration_result_pending; /* a result waits for a window slot */
+  uint8_t calibration_event;       /* DRV_EVENT_CALIBRATED or _FAILED */
+} board_t;
+
+extern board_t board;
+
+void board_init(void);
+void board_poll(void);
+
+/* The deadline board_poll() would sleep until (exposed for tests). */
+uint32_t board_deadline(uint32_t now);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * link.c — reliable link, board side. Mirrors Sources/HapticWire/ReliableLink.swift; where the
+ * board differs it says so:
+ *
+ *  - the window is LINK_WINDOW (4) and doubles as the queue of waiting replies;
+ *  - duplicate acknowledgements for fast retransmit are counted from pure `ack` messages only
+ *    (as TCP does), not from the ack field every host frame piggybacks;
+ *  - when the host starts its first session and our own frames are still unacknowledged (the
+ *    reset notice sent at boot before anyone listened), they are resent at once with a fresh
+ *    timer instead of waiting out a backed-off RTO.
+ */
+#include "link.h"
+
+#include "hal.h"
+#include "wire.h"
+
+/* The frame being sent: header + largest payload + CRC. */
+static uint8_t tx_raw[FRAME_HEADER_SIZE + WIRE_MAX_BOARD_PAYLOAD + 2];
+
+static void uart_sink(void *context, uint8_t byte) {
+  (void)context;
+  hal_uart_putc(byte);
+}
+
+void link_init(link_t *link, uint8_t session, link_payload_fn dynamic_payload) {
+  uint8_t *bytes = (uint8_t *)link;
+  for (uint16_t i = 0; i < sizeof(*link); i++) bytes[i] = 0;
+  link->session = session;
+  link->syn_next = true;
+  link->rto = LINK_RTO_INITIAL;
+  link->dynamic_payload = dynamic_payload;
+}
+
+static link_slot_t *slot_at(link_t *link, uint8_t offset) {
+  uint8_t index = (uint8_t)(link->head + offset);
+  if (index >= LINK_WINDOW) index = (uint8_t)(index - LINK_WINDOW);
+  return &link->slots[index];
+}
+
+bool link_has_room(const link_t *link) { return link->count < LINK_WINDOW; }
+
+static link_slot_t *new_slot(link_t *link, uint8_t type) {
+  if (!link_has_room(link)) return 0;
+  link_slot_t *slot = slot_at(link, link->count);
+  link->count++;
+  slot->type = type;
+  slot->length = 0;
+  slot->seq = link->next_seq++;
+  slot->flags = 0;
+  if (link->syn_next) {
+    slot->flags |= SLOT_SYN;
+    link->syn_next = false;
+  }
+  return slot;
+}
+
+bool link_send(link_t *link, uint8_t type, const uint8_t *payload, uint8_t length) {
+  if (length > LINK_SLOT_PAYLOAD) return false;
+  link_slot_t *slot = new_slot(link, type);
+  if (!slot) return false;
+  for (uint8_t i = 0; i < length; i++) slot->payload[i] = payload[i];
+  slot->length = length;
+  return true;
+}
+
+bool link_send_dynamic(link_t *link, uint8_t type) {
+  link_slot_t *slot = new_slot(link, type);
+  if (!slot) return false;
+  slot->flags |= SLOT_DYNAMIC;
+  return true;
+}
+
+/* Header fields every frame of ours carries: our session and the piggybacked ack. */
+static void fill_header(const link_t *link, frame_t *frame, uint8_t flags) {
+  frame->version = PROTOCOL_VERSION;
+  frame->flags = flags;
+  frame->session = link->session;
+  frame->seq = 0;
+  frame->ack = 0;
+  if (link->following) {
+    frame->flags |= FLAG_ACK_VALID;
+    frame->ack = link->expected;
+  }
+}
+
+/* Builds a frame into tx_raw and writes it if the UART buffer has room. */
+static bool transmit(const frame_t *frame) {
+  uint16_t raw_length = frame_build(tx_raw, frame);
+  if (hal_uart_tx_free() < FRAME_WIRE_SIZE(raw_length)) return false;
+  frame_emit(tx_raw, raw_length, uart_sink, 0);
+  return true;
+}
+
+void link_send_unreliable(link_t *link, uint8_t version, uint8_t type, const uint8_t *payload, uint8_t length) {
+  frame_t frame;
+  fill_header(link, &frame, 0);
+  frame.version = version;
+  frame.type = type;
+  frame.length = length;
+  frame.payload = payload;
+  (void)transmit(&frame);
+}
+
+/* RFC 6298 estimate in ticks: RTO = SRTT + max(4 RTTVAR, G), clamped. */
+static void update_rto(link_t *link) {
+  uint32_t variance = 4 * link->rttvar;
+  if (variance < LINK_RTO_GRANULARITY) variance = LINK_RTO_GRANULARITY;
+  uint32_t rto = link->srtt + variance;
+  if (rto < LINK_RTO_MIN) rto = LINK_RTO_MIN;
+  if (rto > LINK_RTO_MAX) rto = LINK_RTO_MAX;
+  link->rto = rto;
+}
+
+static void sample_rtt(link_t *link, uint32_t rtt) {
+  if (rtt > 2 * LINK_RTO_MAX) rtt = 2 * LINK_RTO_MAX;
+  if (!link->have_sample) {
+    link->srtt = rtt;
+    link->rttvar = rtt / 2;
+    link->have_sample = true;
+  } else {
+    uint32_t difference = link->srtt > rtt ? link->srtt - rtt : rtt - link->srtt;
+    link->rttvar = (3 * link->rttvar + difference) / 4;
+    link->srtt = (7 * link->srtt + rtt) / 8;
+  }
+  update_rto(link);
+}
+
+/* Back to the estimate after progress (or to the initial value before any sample). */
+static void reset_backoff(link_t *link) {
+  if (link->have_sample) {
+    update_rto(link);
+  } else {
+    link->rto = LINK_RTO_INITIAL;
+  }
+}
+
+/* Go-back-N: every frame in flight goes out again, after a delimiter. */
+static void retransmit_all(link_t *link) {
+  for (uint8_t i = 0; i < link->sent; i++) slot_at(link, i)->flags |= SLOT_RETX;
+  link->resend = 0;
+  link->delimiter_pending = true;
+}
+
+static void process_ack(link_t *link, uint8_t ack, bool pure_ack, uint32_t now) {
+  if (link->sent == 0) return;
+  uint8_t first = slot_at(link, 0)->seq;
+  uint8_t acknowledged = (uint8_t)(ack - first);
+  if (acknowledged > 0 && acknowledged <= link->sent) {
+    link_slot_t *newest = slot_at(link, (uint8_t)(acknowledged - 1));
+    if (!(newest->flags & SLOT_RETX)) sample_rtt(link, now - newest->sent);
+    link->head = (uint8_t)((link->head + acknowledged) % LINK_WINDOW);
+    link->count = (uint8_t)(link->count - acknowledged);
+    link->sent = (uint8_t)(link->sent - acknowledged);
+    link->resend = link->resend > acknowledged ? (uint8_t)(link->resend - acknowledged) : 0;
+    link->duplicate_acks = 0;
+    link->timeouts = 0;
+    link->lost = false;
+    reset_backoff(link);
+  } else if (ack == first && pure_ack) {
+    if (++link->duplicate_acks == 2) retransmit_all(link);
+  }
+}
+
+/* The host (re)started while we followed it: start a new session of our own, renumbering
+ * and resending every message it has not acknowledged (§4.1). */
+static void restart_session(link_t *link) {
+  for (uint8_t i = 0; i < link->count; i++) {
+    link_slot_t *slot = slot_at(link, i);
+    slot->seq = i;
+    slot->flags = (uint8_t)(slot->flags & SLOT_DYNAMIC);
+    if (i == 0) slot->flags |= SLOT_SYN;
+  }
+  link->next_seq = link->count;
+  link->syn_next = link->count == 0;
+  link->sent = 0;
+  link->resend = 0;
+  link->duplicate_acks = 0;
+  link->timeouts = 0;
+  reset_backoff(link);
+}
+
+link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
+  bool reliable = (frame->flags & FLAG_RELIABLE) != 0;
+  bool starts_session = reliable && (frame->flags & FLAG_SYN);
+  /* Stale: another session without SYN (acks included). */
+  if (!starts_session && link->following && frame->session != link->peer_session) return LINK_IGNORE;
+  if (frame->flags & FLAG_ACK_VALID) {
+    process_ack(link, frame->ack, !reliable && frame->type == MSG_ACK, now);
+  }
+  if (!reliable) return frame->type == MSG_ACK ? LINK_IGNORE : LINK_DELIVER;
+
+  if (starts_session) {
+    if (link->following && frame->session == link->peer_session) {
+      if ((int8_t)(uint8_t)(frame->seq - link->expected) < 0) {
+        /* A retransmitted SYN of the session we follow. */
+        link->duplicates++;
+        link->ack_pending = true;
+        return LINK_IGNORE;
+      }
+    } else {
+      if (link->following) {
+        restart_session(link);
+      } else if (link->sent > 0) {
+        /* First contact: what we sent before anyone listened goes out again now. */
+        retransmit_all(link);
+        link->timeouts = 0;
+        reset_backoff(link);
+      }
+      link->following = true;
+      link->peer_session = frame->session;
+      link->expected = frame->seq;
+    }
+  }
+  if (!link->following) return LINK_IGNORE; /* no session yet: wait for a SYN */
+  link->ack_pending = true;
+  if (frame->seq == link->expected) {
+    /* Back-pressure: accept only with room for a reply, else the host resends it. */
+    if (!link_has_room(link)) return LINK_IGNORE;
+    link->expected++;
+    return LINK_DELIVER;
+  }
+  if ((int8_t)(uint8_t)(frame->seq - link->expected) < 0) {
+    link->duplicates++;
+  } else {
+    link->out_of_order++;
+  }
+  return LINK_IGNORE;
+}
+
+void link_poll(link_t *link, uint32_t now) {
+  /* Retransmission timeout of the oldest frame in flight. */
+  if (link->sent > 0 && link->resend > 0) {
+    link_slot_t *oldest = slot_at(link, 0);
+    if ((uint32_t)(now - oldest->sent) >= link->rto) {
+      link->timeouts_total++;
+      if (++link->timeouts >= LINK_MAX_TIMEOUTS) {
+        link->lost = true;
+        link->timeouts = 0;
+      }
+      link->rto = link->rto * 2 > LINK_RTO_MAX ? LINK_RTO_MAX : link->rto * 2;
+      retransmit_all(link);
+    }
+  }
+  if (link->delimiter_pending) {
+    if (hal_uart_tx_free() < 1) return;
+    hal_uart_putc(0);
+    link->delimiter_pending = false;
+  }
+  frame_t frame;
+  if (link->ack_pending && link->following) {
+    fill_header(link, &frame, 0);
+    frame.type = MSG_ACK;
+    frame.length = 0;
+    frame.payload = 0;
+    if (!transmit(&frame)) return;
+    link->ack_pending = false;
+  }
+  /* Messages not yet (re)sent, in order. */
+  while (link->resend < link->count) {
+    link_slot_t *slot = slot_at(link, link->resend);
+    fill_header(link, &frame, FLAG_RELIABLE);
+    if (slot->flags & SLOT_SYN) frame.flags |= FLAG_SYN;
+    frame.seq = slot->seq;
+    frame.type = slot->type;
+    if (slot->flags & SLOT_DYNAMIC) {
+      frame.length = link->dynamic_payload ? link->dynamic_payload(slot->type, tx_raw + FRAME_HEADER_SIZE) : 0;
+      frame.payload = tx_raw + FRAME_HEADER_SIZE;
+    } else {
+      frame.length = slot->length;
+      frame.payload = slot->payload;
+    }
+    if (!transmit(&frame)) return;
+    slot->sent = now;
+    /* A first transmission extends what is in flight; a resend was marked SLOT_RETX. */
+    if (link->resend >= link->sent) link->sent = (uint8_t)(link->resend + 1);
+    link->resend++;
+  }
+}
+
+uint32_t link_deadline(const link_t *link, uint32_t now) {
+  if (link->sent == 0) return now + 0x40000000UL;
+  const link_slot_t *oldest = &link->slots[link->head];
+  return oldest->sent + link->rto;
+}

@@ -1,0 +1,114 @@
+/*
+ * link.h — the board side of the reliable link (docs/protocol.md §4): sessions and SYN,
+ * sequence numbers, cumulative and piggybacked acknowledgements, duplicate and out-of-order
+ * suppression, a send window with go-back-N retransmission (RFC 6298 timer, Karn's rule) and
+ * fast retransmit.
+ *
+ * Memory: the window holds LINK_WINDOW reliable messages (type + payload, 26 bytes each).
+ * Frames are built when they are (re)sent, straight into the UART buffer, so no encoded copy
+ * is kept. A reliable frame from the host is only accepted while a window slot is free for
+ * its possible reply; otherwise it is left unacknowledged and the host resends it (simple
+ * back-pressure that never drops a reply).
+ */
+#ifndef LINK_H
+#define LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "board_config.h"
+#include "frame.h"
+
+/* Reliable frames in flight at most (the protocol allows up to 8; 4 saves RAM). */
+#define LINK_WINDOW 4
+/* Largest stored payload: status (17 bytes). Capabilities are regenerated at each send. */
+#define LINK_SLOT_PAYLOAD 18
+
+/* Retransmission timer (§4.3), in board ticks. */
+#define LINK_RTO_INITIAL (25UL * BOARD_TICKS_PER_MS)
+#define LINK_RTO_MIN (25UL * BOARD_TICKS_PER_MS)
+#define LINK_RTO_MAX (2000UL * BOARD_TICKS_PER_MS)
+#define LINK_RTO_GRANULARITY (1UL * BOARD_TICKS_PER_MS)
+/* Consecutive timeouts without progress after which the link counts as lost. */
+#define LINK_MAX_TIMEOUTS 8
+
+/* Slot flags. */
+#define SLOT_SYN 0x01     /* first frame of this side's session */
+#define SLOT_DYNAMIC 0x02 /* payload generated at send time (capabilities) */
+#define SLOT_RETX 0x04    /* sent more than once: no RTT sample (Karn) */
+
+typedef struct {
+  uint8_t type;
+  uint8_t length;
+  uint8_t seq;
+  uint8_t flags;
+  uint32_t sent; /* ticks of the last transmission */
+  uint8_t payload[LINK_SLOT_PAYLOAD];
+} link_slot_t;
+
+/* Writes a dynamic payload for `type` into `out` (WIRE_MAX_BOARD_PAYLOAD bytes); returns
+ * its length. */
+typedef uint8_t (*link_payload_fn)(uint8_t type, uint8_t *out);
+
+typedef struct {
+  uint8_t session;      /* ours: low byte of the boot count */
+  uint8_t peer_session; /* the host's, once it sent a SYN */
+  bool following;       /* we follow a host session */
+  uint8_t expected;     /* next sequence number expected from the host */
+  uint8_t next_seq;     /* our next sequence number */
+  bool syn_next;        /* the next new reliable frame starts our session */
+  bool ack_pending;     /* an ack message must go out */
+  bool delimiter_pending; /* a 0x00 goes before a retransmission burst */
+
+  link_slot_t slots[LINK_WINDOW]; /* ring */
+  uint8_t head;   /* oldest unacknowledged */
+  uint8_t count;  /* messages in the ring */
+  uint8_t sent;   /* of those, transmitted at least once (in flight) */
+  uint8_t resend; /* next slot (offset from head) to transmit */
+
+  uint8_t duplicate_acks;
+  uint8_t timeouts; /* consecutive, without progress */
+  bool have_sample;
+  uint32_t srtt, rttvar, rto;
+
+  link_payload_fn dynamic_payload;
+
+  /* Counters (tests and diagnostics). */
+  uint16_t retransmissions;
+  uint16_t duplicates;
+  uint16_t out_of_order;
+  uint16_t timeouts_total;
+  bool lost; /* LINK_MAX_TIMEOUTS timeouts in a row */
+} link_t;
+
+void link_init(link_t *link, uint8_t session, link_payload_fn dynamic_payload);
+
+/* True when a reliable message can be queued. */
+bool link_has_room(const link_t *link);
+
+/* Queues a reliable message (copied); false when the window is full or it is too long. */
+bool link_send(link_t *link, uint8_t type, const uint8_t *payload, uint8_t length);
+
+/* Queues a reliable message whose payload is generated when it is sent. */
+bool link_send_dynamic(link_t *link, uint8_t type);
+
+/* Sends an unreliable frame now (e.g. the unsupportedVersion error), in `version`.
+ * Dropped when the UART buffer has no room. */
+void link_send_unreliable(link_t *link, uint8_t version, uint8_t type, const uint8_t *payload, uint8_t length);
+
+typedef enum {
+  LINK_IGNORE = 0,  /* nothing for the application */
+  LINK_DELIVER = 1  /* deliver this frame's message */
+} link_verdict_t;
+
+/* Handles a frame of this protocol version that passed the CRC. */
+link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now);
+
+/* Retransmits on timeout and writes whatever is pending (acks, new frames) as the UART buffer
+ * allows. Call often. */
+void link_poll(link_t *link, uint32_t now);
+
+/* When link_poll() next has timed work (a retransmission), or now + 2^30 when nothing. */
+uint32_t link_deadline(const link_t *link, uint32_t now);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * queue.h — a channel's segment queue and its playback (docs/protocol.md §6.5).
+ *
+ * Segments are stored with absolute board times: [start, end) in ticks, the start and end
+ * levels and the ramp's denominator (frames - 1). Frame j of a segment is held from
+ * start + j * BOARD_TICKS_PER_FRAME and drives round(l0 + (l1 - l0) * j / (frames - 1)),
+ * rounding half away from zero. `end` is start + frames * period unless a replace cut the
+ * segment short. Queued segments never overlap and are kept in time order; a gap between
+ * them plays 0.
+ */
+#ifndef QUEUE_H
+#define QUEUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "board_config.h"
+#include "wire.h"
+
+typedef struct {
+  uint32_t start;
+  uint32_t end;
+  int16_t start_level;
+  int16_t end_level;
+  uint16_t span; /* frames - 1: the ramp's denominator (ramps are limited to 65536 frames) */
+} segment_t;
+
+typedef struct {
+  segment_t segments[BOARD_QUEUE_DEPTH];
+  uint8_t head;
+  uint8_t count;
+} segment_queue_t;
+
+/* Longest ramp (frames): its denominator is stored in 16 bits. Constant segments may be
+ * longer; every batch must fit in QUEUE_MAX_BATCH_TICKS (2^30 ticks, 536 s at 2 MHz) so that
+ * 32-bit time comparisons stay unambiguous. */
+#define QUEUE_MAX_RAMP_FRAMES 65536UL
+#define QUEUE_MAX_BATCH_TICKS 0x40000000UL
+
+/* Signed distance a - b of two 32-bit board times. */
+static inline int32_t time_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
+
+void queue_init(segment_queue_t *queue);
+void queue_clear(segment_queue_t *queue);
+uint8_t queue_free(const segment_queue_t *queue);
+
+/* Level of frame j of a ramp from l0 to l1 with denominator `span` (frames - 1). */
+int16_t queue_ramp_level(int16_t l0, int16_t l1, uint16_t span, uint32_t j);
+
+/* Drops the segments that ended at or before `now`. Returns true when that emptied the
+ * queue (it ran dry). */
+bool queue_drop_finished(segment_queue_t *queue, uint32_t now);
+
+/* The level to drive at `now` (0 in a gap or when empty) and the next time it may change
+ * (`*next`). Call after queue_drop_finished(). */
+int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next);
+
+/* The level the queue will drive at a later time `t` (segments ending by then skipped),
+ * without changing the queue: the board computes the next frame's level ahead of time. */
+int16_t queue_level_at(const segment_queue_t *queue, uint32_t t);
+
+/* Outcome of queue_insert_batch. */
+typedef struct {
+  uint8_t error;   /* 0, ERR_BAD_PAYLOAD or ERR_QUEUE_FULL */
+  uint16_t detail; /* free slots for ERR_QUEUE_FULL */
+  bool late;       /* the batch started before now (status lateSegments counts such batches,
+                     one per batch) */
+  uint8_t stored;  /* segments queued */
+} queue_result_t;
+
+/* Queues a batch (channel already checked): drops everything queued at or after its start
+ * time (cutting a segment in progress: the newest batch wins, for `replace` and for a `queue`
+ * batch that overlaps the queued drive), skips segments already over, and refuses the batch
+ * whole when it does not fit (nothing changes then). */
+queue_result_t queue_insert_batch(segment_queue_t *queue, const uint8_t *payload, uint8_t length, uint32_t now);
+
+#endif

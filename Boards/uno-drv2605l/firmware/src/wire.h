@@ -1,0 +1,135 @@
+/*
+ * wire.h — message payloads (docs/protocol.md §1, §6): little-endian writers and bounds-checked
+ * readers, the board's outgoing messages, and the segment-batch decoder.
+ */
+#ifndef WIRE_H
+#define WIRE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- Writing ---- */
+
+typedef struct {
+  uint8_t *bytes;
+  uint8_t length;
+  uint8_t capacity;
+  bool overflow; /* something did not fit (a bug: payloads are sized at build time) */
+} wire_writer_t;
+
+void wire_writer_init(wire_writer_t *writer, uint8_t *bytes, uint8_t capacity);
+void wire_put_u8(wire_writer_t *writer, uint8_t value);
+void wire_put_u16(wire_writer_t *writer, uint16_t value);
+void wire_put_u32(wire_writer_t *writer, uint32_t value);
+void wire_put_u64(wire_writer_t *writer, uint64_t value);
+void wire_put_str(wire_writer_t *writer, const char *text);
+
+/* ---- Reading ---- */
+
+typedef struct {
+  const uint8_t *bytes;
+  uint8_t length;
+  uint8_t position;
+  bool failed; /* read past the end (every later read returns 0) */
+} wire_reader_t;
+
+void wire_reader_init(wire_reader_t *reader, const uint8_t *bytes, uint8_t length);
+uint8_t wire_get_u8(wire_reader_t *reader);
+uint16_t wire_get_u16(wire_reader_t *reader);
+uint32_t wire_get_u32(wire_reader_t *reader);
+uint64_t wire_get_u64(wire_reader_t *reader);
+/* True when every byte was read and nothing failed (payloads have no trailing bytes). */
+bool wire_reader_done(const wire_reader_t *reader);
+
+/* ---- Board -> host messages ---- */
+
+/* Largest payload the board sends (capabilities, 60 bytes for this board). */
+#define WIRE_MAX_BOARD_PAYLOAD 64
+
+typedef struct {
+  uint8_t protocol_version;
+  const char *firmware_name;
+  const char *firmware_version;
+  const char *board_id;
+  uint16_t boot_count;
+  uint32_t clock_hz;
+  uint16_t frame_period_us;
+  uint16_t queue_depth;
+  uint16_t watchdog_ms;
+  uint16_t features;
+  /* One channel (this board has one; the encoder writes channel_count copies of it). */
+  uint8_t channel_count;
+  uint8_t kind;
+  uint16_t f0_x10;
+  uint16_t q_x100;
+  uint16_t freq_min;
+  uint16_t freq_max;
+  uint8_t amplitude_bits;
+  uint8_t calibration;
+} wire_capabilities_t;
+
+typedef struct {
+  uint16_t queue_fill;
+  uint16_t underruns;
+  uint16_t late_segments;
+  int16_t level;
+} wire_channel_status_t;
+
+typedef struct {
+  uint32_t board_time;
+  uint8_t watchdog; /* 0 idle, 1 armed, 2 fired */
+  uint8_t faults;
+  uint16_t bad_frames;
+  uint8_t channel_count; /* 0 or 1 here */
+  wire_channel_status_t channel;
+} wire_status_t;
+
+void wire_capabilities(wire_writer_t *writer, const wire_capabilities_t *capabilities);
+void wire_clock(wire_writer_t *writer, uint16_t id, uint64_t board_time);
+void wire_status(wire_writer_t *writer, const wire_status_t *status);
+void wire_reset_notice(wire_writer_t *writer, uint16_t boot_count, uint8_t cause);
+void wire_calibration_result(wire_writer_t *writer, uint8_t channel, bool succeeded, uint16_t f0_x10,
+                             uint8_t compensation, uint8_t back_emf);
+void wire_error(wire_writer_t *writer, uint8_t code, uint8_t message_type, uint16_t detail);
+
+/* ---- Segment batches (queue / replace, §6.5) ---- */
+
+/* Segment flag bits. */
+#define SEG_LEVEL_JUMP 0x01
+#define SEG_LEVEL_RAMP 0x02
+#define SEG_FREQ_JUMP 0x04
+#define SEG_FREQ_RAMP 0x08
+#define SEG_BRAKE 0x10
+
+/* Frames in a segment: a varint of at most 4 bytes (28 bits). */
+#define WIRE_MAX_SEGMENT_FRAMES 0x0FFFFFFFUL
+
+typedef struct {
+  uint8_t flags;
+  uint32_t frames;
+  int16_t start_level;
+  int16_t end_level;
+  uint16_t start_frequency;
+  uint16_t end_frequency;
+} wire_segment_t;
+
+typedef struct {
+  uint8_t channel;
+  uint32_t start_time;
+  uint8_t level_bytes;
+  uint8_t count;
+  /* iteration state */
+  wire_reader_t reader;
+  uint8_t index;
+  int16_t level; /* previous end values carried forward */
+  uint16_t frequency;
+} wire_batch_t;
+
+/* Reads the batch header; false on a malformed header (levelBytes not 1 or 2, truncated). */
+bool wire_batch_begin(wire_batch_t *batch, const uint8_t *payload, uint8_t length);
+
+/* The next segment. Returns 1 with a segment, 0 at a clean end (every byte used), -1 when the
+ * payload is malformed (truncated, 0 frames, a varint over 4 bytes, trailing bytes). */
+int wire_batch_next(wire_batch_t *batch, wire_segment_t *segment);
+
+#endif

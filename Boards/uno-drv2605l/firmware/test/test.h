@@ -1,0 +1,46 @@
+/*
+ * test.h — a tiny test harness: CHECK macros record failures with file and line; each test
+ * is a void function listed in test_main.c.
+ */
+#ifndef TEST_H
+#define TEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+extern int test_failures;   /* failed checks in the current test */
+extern int test_checks;     /* checks run overall */
+extern const char *protocol_doc_path;
+
+#define CHECK(condition)                                                         \
+  do {                                                                           \
+    test_checks++;                                                               \
+    if (!(condition)) {                                                          \
+      test_failures++;                                                           \
+      fprintf(stderr, "    %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #condition); \
+    }                                                                            \
+  } while (0)
+
+#define CHECK_EQ(actual, expected)                                                       \
+  do {                                                                                   \
+    long long check_a = (long long)(actual), check_e = (long long)(expected);            \
+    test_checks++;                                                                       \
+    if (check_a != check_e) {                                                            \
+      test_failures++;                                                                   \
+      fprintf(stderr, "    %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, \
+              #actual, check_a, #expected, check_e);                                     \
+    }                                                                                    \
+  } while (0)
+
+/* Reads little-endian values from a payload. */
+static inline uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t le32(const uint8_t *p) { return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16; }
+
+typedef struct {
+  const char *name;
+  void (*run)(void);
+} test_case_t;
+
+#define TEST_LIST_END {0, 0}
+
+#endif

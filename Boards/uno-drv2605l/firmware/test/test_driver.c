@@ -1,0 +1,246 @@
+/*
+ * test_driver.c — the DRV2605L through the board: the init register sequence, calibration
+ * (result mapping, failure, timeout, busy), ROM effects (register sequence at the start time,
+ * queued drive replaced meanwhile, errors).
+ */
+#include <string.h>
+
+#include "board.h"
+#include "drv2605.h"
+#include "fake_hal.h"
+#include "host.h"
+#include "test.h"
+
+#define FRAME 2000u
+
+/* The value of `reg` after the write log up to index `until`. */
+static int reg_after(uint8_t reg, size_t until) {
+  int value = -1;
+  for (size_t i = 0; i < until && i < fake.write_count; i++) {
+    if (fake.writes[i].reg == reg) value = fake.writes[i].value;
+  }
+  return value;
+}
+
+static void setup(host_t *host) {
+  boot_and_connect(host, 1000000);
+  const uint8_t five_seconds[] = {0x88, 0x13};
+  host_send(host, MSG_SET_WATCHDOG, five_seconds, 2);
+  run_for(10);
+  host_read(host);
+}
+
+static void init_configures_closed_loop_rtp(void) {
+  fake_reset(1000);
+  board_init();
+  CHECK(board.drv.present);
+  CHECK_EQ(board.drv.device_id, 7);
+  size_t n = fake.write_count;
+  CHECK(n >= 10);
+  CHECK_EQ(fake.writes[0].reg, DRV_REG_MODE); /* out of standby first */
+  CHECK_EQ(fake.writes[0].value, 0x00);
+  CHECK_EQ(reg_after(DRV_REG_FEEDBACK, n) & 0x80, 0x80); /* N_ERM_LRA: LRA */
+  CHECK_EQ(reg_after(DRV_REG_RATED_VOLTAGE, n), 0x53);
+  CHECK_EQ(reg_after(DRV_REG_OD_CLAMP, n), 0x98);
+  CHECK_EQ(reg_after(DRV_REG_CONTROL3, n) & 0x09, 0x08); /* unsigned RTP, closed loop */
+  CHECK_EQ(reg_after(DRV_REG_CONTROL2, n) & 0x80, 0x00); /* unidirectional input */
+  CHECK_EQ(reg_after(DRV_REG_RTP_INPUT, n), 0);
+  CHECK_EQ(fake.writes[n - 1].reg, DRV_REG_MODE); /* RTP mode last */
+  CHECK_EQ(fake.writes[n - 1].value, DRV_MODE_RTP);
+  CHECK_EQ(board.faults, 0);
+}
+
+static const host_frame_t *calibrate(host_t *host, uint64_t run) {
+  const uint8_t channel[] = {0};
+  host_send(host, MSG_CALIBRATE, channel, 1);
+  run_for(run);
+  host_read(host);
+  return host_find(host, MSG_CALIBRATION_RESULT);
+}
+
+static void calibration_reports_the_chip_results(void) {
+  host_t host;
+  setup(&host);
+  /* Drive is queued; calibration drops it and plays nothing meanwhile. */
+  uint8_t batch[] = {0, 0, 0, 0, 0, 1, 1, 0x01, 0xE8, 0x07, 120}; /* 1000 frames at 120 */
+  uint32_t start = (uint32_t)fake.now + 100;
+  memcpy(batch + 1, &start, 4);
+  host_send(&host, MSG_QUEUE_SEGMENTS, batch, sizeof batch);
+  run_for(MS_TICKS(5));
+  size_t before = fake.write_count;
+  const uint8_t channel[] = {0};
+  host_send(&host, MSG_CALIBRATE, channel, 1);
+  run_for(MS_TICKS(100));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CALIBRATION_RESULT) == NULL); /* still running */
+  CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_AUTO_CALIBRATION);
+  CHECK_EQ(reg_after(DRV_REG_GO, fake.write_count), 1);
+  CHECK_EQ(reg_after(DRV_REG_RTP_INPUT, fake.write_count), 0);
+  CHECK_EQ(reg_after(DRV_REG_CONTROL4, fake.write_count) & 0x30, 0x30); /* AUTO_CAL_TIME 1 s */
+  /* Meanwhile: batches and ROM effects are busy, clock queries are answered. */
+  host_send(&host, MSG_QUEUE_SEGMENTS, batch, sizeof batch);
+  run_for(10);
+  host_read(&host);
+  const host_frame_t *error = host_find(&host, MSG_ERROR);
+  CHECK(error != NULL && error->payload[0] == ERR_BUSY && error->payload[1] == MSG_QUEUE_SEGMENTS);
+  host_send(&host, MSG_CALIBRATE, channel, 1);
+  run_for(10);
+  host_read(&host);
+  error = host_find(&host, MSG_ERROR);
+  CHECK(error != NULL && error->payload[0] == ERR_BUSY && error->payload[1] == MSG_CALIBRATE);
+  const uint8_t query[] = {7, 0};
+  host_send(&host, MSG_CLOCK_QUERY, query, 2);
+  run_for(10);
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CLOCK) != NULL);
+  /* No RTP drive while calibrating. */
+  for (size_t i = before; i < fake.write_count; i++) CHECK(!(fake.writes[i].reg == DRV_REG_RTP_INPUT && fake.writes[i].value != 0));
+  /* About 1 s later: the result. LRA_PERIOD 0x3A -> 175.1 Hz, A_CAL_COMP 0x0C, A_CAL_BEMF 0x8C. */
+  run_for(MS_TICKS(1000));
+  host_read(&host);
+  const host_frame_t *result = host_find(&host, MSG_CALIBRATION_RESULT);
+  CHECK(result != NULL);
+  if (!result) return;
+  CHECK_EQ(result->frame.length, 6);
+  CHECK_EQ(result->payload[0], 0);
+  CHECK_EQ(result->payload[1], 1);
+  CHECK_EQ(le16(result->payload + 2), 1751);
+  CHECK_EQ(result->payload[4], 0x0C);
+  CHECK_EQ(result->payload[5], 0x8C);
+  CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_RTP); /* back to RTP */
+  /* Capabilities now say calibrated (2). */
+  host_send(&host, MSG_IDENTIFY, 0, 0);
+  run_for(10);
+  host_read(&host);
+  const host_frame_t *caps = host_find(&host, MSG_CAPABILITIES);
+  CHECK(caps != NULL && caps->payload[caps->frame.length - 1] == 2);
+}
+
+static void calibration_failure_is_reported(void) {
+  host_t host;
+  setup(&host);
+  fake.calibration_status = 0x08; /* DIAG_RESULT: failed */
+  const host_frame_t *result = calibrate(&host, MS_TICKS(1100));
+  CHECK(result != NULL);
+  if (result) CHECK_EQ(result->payload[1], 0);
+  host_send(&host, MSG_IDENTIFY, 0, 0);
+  run_for(10);
+  host_read(&host);
+  const host_frame_t *caps = host_find(&host, MSG_CAPABILITIES);
+  CHECK(caps != NULL && caps->payload[caps->frame.length - 1] == 3);
+}
+
+static void calibration_timeout_is_an_error(void) {
+  host_t host;
+  setup(&host);
+  fake.calibration_ticks = UINT64_MAX; /* GO never clears */
+  const uint8_t channel[] = {0};
+  host_send(&host, MSG_CALIBRATE, channel, 1);
+  run_for(MS_TICKS(2400));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_ERROR) == NULL);
+  run_for(MS_TICKS(200));
+  host_read(&host);
+  const host_frame_t *error = host_find(&host, MSG_ERROR);
+  CHECK(error != NULL && error->payload[0] == ERR_CALIBRATION_FAILED && error->payload[1] == MSG_CALIBRATE);
+  CHECK(host_find(&host, MSG_CALIBRATION_RESULT) == NULL);
+  CHECK_EQ(reg_after(DRV_REG_GO, fake.write_count), 0);
+  CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_RTP);
+  CHECK_EQ(board.drv.calibration, 3);
+  /* Channel 1 does not exist. */
+  const uint8_t one[] = {1};
+  host_send(&host, MSG_CALIBRATE, one, 1);
+  run_for(10);
+  host_read(&host);
+  error = host_find(&host, MSG_ERROR);
+  CHECK(error != NULL && error->payload[0] == ERR_BAD_CHANNEL && le16(error->payload + 2) == 1);
+}
+
+static void rom_effect_plays_at_its_start_time(void) {
+  host_t host;
+  setup(&host);
+  /* Queued drive: 300 frames at 100. The effect replaces it while it plays. */
+  uint32_t drive_start = (uint32_t)fake.now + MS_TICKS(1);
+  uint8_t batch[] = {0, 0, 0, 0, 0, 1, 1, 0x01, 0xAC, 0x02, 100};
+  memcpy(batch + 1, &drive_start, 4);
+  host_send(&host, MSG_QUEUE_SEGMENTS, batch, sizeof batch);
+  run_for(MS_TICKS(2));
+  uint32_t start = (uint32_t)fake.now + MS_TICKS(20) + 77;
+  uint8_t effect[] = {0, 6, 47, 0, 0, 0, 0};
+  memcpy(effect + 3, &start, 4);
+  host_send(&host, MSG_PLAY_ROM_EFFECT, effect, sizeof effect);
+  size_t before = fake.write_count;
+  run_for(MS_TICKS(10));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_ERROR) == NULL);
+  CHECK_EQ(fake.write_count, before); /* nothing before the start time */
+  run_for(MS_TICKS(150));
+  /* At the start time exactly: LIBRARY_SEL, WAV_FRM_SEQ1, SEQ2 = 0, MODE 0, GO. */
+  CHECK(fake.write_count >= before + 5);
+  static const uint8_t regs[] = {DRV_REG_LIBRARY_SEL, DRV_REG_WAVESEQ1, DRV_REG_WAVESEQ2, DRV_REG_MODE, DRV_REG_GO};
+  static const uint8_t values[] = {6, 47, 0, DRV_MODE_INTERNAL_TRIGGER, 1};
+  for (int i = 0; i < 5; i++) {
+    CHECK_EQ(fake.writes[before + i].reg, regs[i]);
+    CHECK_EQ(fake.writes[before + i].value, values[i]);
+    CHECK_EQ(fake.writes[before + i].time, start);
+  }
+  /* While it plays (100 ms in the fake), no RTP writes; then MODE 5 and the queue's level. */
+  size_t back = fake_find_write(before + 5, DRV_REG_MODE);
+  CHECK(back != (size_t)-1);
+  if (back == (size_t)-1) return;
+  for (size_t i = before + 5; i + 1 < back; i++) CHECK(fake.writes[i].reg != DRV_REG_RTP_INPUT);
+  /* RTP_INPUT is zeroed just before MODE 5, so no stale value plays. */
+  CHECK(fake.writes[back - 1].reg == DRV_REG_RTP_INPUT && fake.writes[back - 1].value == 0);
+  CHECK_EQ(fake.writes[back].value, DRV_MODE_RTP);
+  CHECK(fake.writes[back].time >= start + MS_TICKS(100));
+  CHECK(fake.writes[back].time <= start + MS_TICKS(100) + MS_TICKS(DRV_ROM_POLL_MS));
+  run_for(MS_TICKS(100));
+  size_t level = fake.write_count;
+  while (level > 0 && fake.writes[level - 1].reg != DRV_REG_RTP_INPUT) level--;
+  CHECK(level > back && fake.writes[level - 1].value == 100);
+}
+
+static void rom_effect_errors(void) {
+  host_t host;
+  setup(&host);
+  static const struct {
+    uint8_t channel, library, effect;
+    int32_t offset_ms;
+    uint8_t code;
+  } cases[] = {
+      {0, 0, 1, 10, ERR_BAD_PAYLOAD},  {0, 8, 1, 10, ERR_BAD_PAYLOAD}, {0, 6, 0, 10, ERR_BAD_PAYLOAD},
+      {0, 6, 124, 10, ERR_BAD_PAYLOAD}, {1, 6, 1, 10, ERR_BAD_CHANNEL}, {0, 6, 1, -1, ERR_TIME_IN_PAST},
+      {0, 7, 123, 10, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    uint32_t start = (uint32_t)fake.now + (uint32_t)(cases[c].offset_ms * 2000);
+    uint8_t effect[] = {cases[c].channel, cases[c].library, cases[c].effect, 0, 0, 0, 0};
+    memcpy(effect + 3, &start, 4);
+    host_send(&host, MSG_PLAY_ROM_EFFECT, effect, sizeof effect);
+    run_for(10);
+    host_read(&host);
+    const host_frame_t *error = host_find(&host, MSG_ERROR);
+    if (cases[c].code == 0) {
+      CHECK(error == NULL);
+      CHECK(board.drv.rom_pending);
+    } else {
+      CHECK(error != NULL && error->payload[0] == cases[c].code && error->payload[1] == MSG_PLAY_ROM_EFFECT);
+    }
+  }
+  /* A stop cancels the pending effect. */
+  const uint8_t all[] = {0xFF};
+  host_send(&host, MSG_STOP, all, 1);
+  run_for(MS_TICKS(20));
+  CHECK(!board.drv.rom_pending);
+  CHECK(board.drv.state == DRV_STATE_RTP);
+}
+
+const test_case_t driver_tests[] = {
+    {"init: standby off, LRA closed loop, voltages, unsigned RTP, MODE 5 last", init_configures_closed_loop_rtp},
+    {"calibration: MODE 7 + GO, busy meanwhile, result f0 175.1 Hz, calibrated", calibration_reports_the_chip_results},
+    {"calibration failure (DIAG_RESULT) -> succeeded 0, capabilities failed", calibration_failure_is_reported},
+    {"calibration timeout -> error calibrationFailed, back to RTP; badChannel", calibration_timeout_is_an_error},
+    {"ROM effect: register sequence at startTime, drive replaced, then RTP again", rom_effect_plays_at_its_start_time},
+    {"ROM effect errors: library, effect, channel, timeInPast; stop cancels", rom_effect_errors},
+    TEST_LIST_END,
+};

@@ -1,0 +1,374 @@
+/*
+ * test_link.c — the reliable link as the host sees it through the board (fake HAL, virtual
+ * clock): reset notice with SYN, acknowledgements, duplicates, order, CRC, versions, unknown
+ * types, retransmission, sessions and the window.
+ */
+#include <string.h>
+
+#include "board.h"
+#include "fake_hal.h"
+#include "host.h"
+#include "test.h"
+
+static void reset_notice_first_with_syn(void) {
+  host_t host;
+  fake_reset(1000);
+  fake.eeprom_boot = 41;
+  fake.reset_cause = 4;
+  board_init();
+  host_init(&host, 0x77);
+  run_for(MS_TICKS(1));
+  CHECK_EQ(host_read(&host), 1);
+  const frame_t *f = &host.frames[0].frame;
+  CHECK_EQ(f->type, MSG_RESET_NOTICE);
+  CHECK_EQ(f->flags, FLAG_RELIABLE | FLAG_SYN); /* no session followed yet: no ACK_VALID */
+  CHECK_EQ(f->seq, 0);
+  CHECK_EQ(f->session, 42); /* low byte of the boot count */
+  CHECK_EQ(f->length, 3);
+  CHECK_EQ(le16(f->payload), 42);
+  CHECK_EQ(f->payload[2], 4);
+  CHECK_EQ(fake.eeprom_boot, 42);
+}
+
+static void identify_answers_capabilities(void) {
+  host_t host;
+  fake_reset(1000);
+  board_init();
+  host_init(&host, 0x77);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  host_send(&host, MSG_IDENTIFY, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *ack = host_find(&host, MSG_ACK);
+  const host_frame_t *caps = host_find(&host, MSG_CAPABILITIES);
+  CHECK(ack != NULL && caps != NULL);
+  if (!ack || !caps) return;
+  CHECK_EQ(ack->frame.flags, FLAG_ACK_VALID);
+  CHECK_EQ(ack->frame.ack, 1);
+  CHECK_EQ(caps->frame.flags, FLAG_RELIABLE | FLAG_ACK_VALID); /* piggybacked ack */
+  CHECK_EQ(caps->frame.ack, 1);
+  CHECK_EQ(caps->frame.seq, 1);
+  const uint8_t *p = caps->payload;
+  CHECK_EQ(p[0], 1);
+  CHECK(p[1] == 13 && memcmp(p + 2, "hapticctl-uno", 13) == 0);
+  CHECK(p[15] == 5 && memcmp(p + 16, "1.0.0", 5) == 0);
+  CHECK(p[21] == 12 && memcmp(p + 22, "uno-drv2605l", 12) == 0);
+  const uint8_t *q = p + 34;
+  CHECK_EQ(le16(q), 1);           /* boot count */
+  CHECK_EQ(le32(q + 2), 2000000); /* clock */
+  CHECK_EQ(le16(q + 6), 1000);    /* frame period */
+  CHECK_EQ(le16(q + 8), BOARD_QUEUE_DEPTH);
+  CHECK_EQ(le16(q + 10), 100);    /* watchdog */
+  CHECK_EQ(le16(q + 12), 0x1B);   /* features */
+  CHECK_EQ(q[14], 1);             /* channels */
+  CHECK_EQ(q[15], 1);             /* LRA */
+  CHECK_EQ(le16(q + 16), 1750);
+  CHECK_EQ(le16(q + 18), 1100);
+  CHECK_EQ(le16(q + 20), 0);
+  CHECK_EQ(le16(q + 22), 0);
+  CHECK_EQ(q[24], 8);
+  CHECK_EQ(q[25], 1); /* uncalibrated */
+  CHECK_EQ(caps->frame.length, 60);
+}
+
+static void clock_query_echoes_id(void) {
+  host_t host;
+  boot_and_connect(&host, 5000000);
+  const uint8_t query[] = {0x34, 0x12};
+  host_send(&host, MSG_CLOCK_QUERY, query, 2);
+  fake.now += 7;
+  uint64_t expected = fake.now;
+  board_poll();
+  host_read(&host);
+  const host_frame_t *clock = host_find(&host, MSG_CLOCK);
+  CHECK(clock != NULL);
+  if (!clock) return;
+  CHECK_EQ(clock->frame.length, 10);
+  CHECK_EQ(le16(clock->payload), 0x1234);
+  CHECK_EQ(le32(clock->payload + 2), (uint32_t)expected);
+  CHECK_EQ(le32(clock->payload + 6), (uint32_t)(expected >> 32));
+}
+
+static void duplicates_and_out_of_order_are_dropped(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  /* Send a clock query twice with the same sequence number. */
+  const uint8_t query[] = {1, 0};
+  uint8_t seq = host_send(&host, MSG_CLOCK_QUERY, query, 2);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CLOCK) != NULL);
+  frame_t again = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, seq, host.expected, MSG_CLOCK_QUERY, 2, query};
+  host_send_frame(&again);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CLOCK) == NULL);         /* not delivered twice */
+  const host_frame_t *ack = host_find(&host, MSG_ACK); /* but acknowledged */
+  CHECK(ack != NULL && ack->frame.ack == (uint8_t)(seq + 1));
+  /* A frame ahead of the expected one is dropped; the ack repeats the expected number. */
+  frame_t ahead = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, (uint8_t)(seq + 2), host.expected, MSG_CLOCK_QUERY, 2, query};
+  host_send_frame(&ahead);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CLOCK) == NULL);
+  ack = host_find(&host, MSG_ACK);
+  CHECK(ack != NULL && ack->frame.ack == (uint8_t)(seq + 1));
+  CHECK_EQ(board.link.duplicates, 1);
+  CHECK_EQ(board.link.out_of_order, 1);
+}
+
+static void bad_crc_is_ignored_and_counted(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  uint8_t wire[FRAME_MAX_ENCODED + 1];
+  const uint8_t query[] = {9, 9};
+  frame_t frame = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, host.seq, host.expected, MSG_CLOCK_QUERY, 2, query};
+  uint16_t length = frame_encode(&frame, wire);
+  wire[4] ^= 0x40; /* corrupt a header byte (the ack field) */
+  fake_rx(wire, length);
+  const uint8_t garbage[] = {0x55, 0x13, 0x00};
+  fake_rx(garbage, sizeof garbage);
+  run_for(MS_TICKS(1));
+  CHECK_EQ(host_read(&host), 0); /* silence: nothing delivered, nothing acknowledged */
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *status = host_find(&host, MSG_STATUS);
+  CHECK(status != NULL);
+  if (status) CHECK_EQ(le16(status->payload + 6), 2); /* badFrames */
+}
+
+static void unknown_type_is_acked_and_answered(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  uint8_t seq = host_send(&host, 0x42, (const uint8_t *)"xy", 2);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *ack = host_find(&host, MSG_ACK);
+  const host_frame_t *error = host_find(&host, MSG_ERROR);
+  CHECK(ack != NULL && ack->frame.ack == (uint8_t)(seq + 1));
+  CHECK(error != NULL);
+  if (!error) return;
+  CHECK(error->frame.flags & FLAG_RELIABLE);
+  CHECK_EQ(error->frame.length, 4);
+  CHECK_EQ(error->payload[0], 2);    /* unknownMessage */
+  CHECK_EQ(error->payload[1], 0x42); /* messageType */
+  CHECK_EQ(le16(error->payload + 2), 0);
+}
+
+static void other_version_gets_unreliable_error(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  uint8_t expected_before = board.link.expected;
+  frame_t v2 = {2, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, host.seq, host.expected, MSG_IDENTIFY, 0, 0};
+  host_send_frame(&v2);
+  run_for(MS_TICKS(1));
+  CHECK_EQ(host_read(&host), 1);
+  const frame_t *f = &host.frames[0].frame;
+  CHECK_EQ(f->version, 1);
+  CHECK_EQ(f->type, MSG_ERROR);
+  CHECK(!(f->flags & FLAG_RELIABLE)); /* unreliable: never retransmitted */
+  CHECK_EQ(host.frames[0].payload[0], 1); /* unsupportedVersion */
+  CHECK_EQ(host.frames[0].payload[1], MSG_IDENTIFY);
+  CHECK_EQ(le16(host.frames[0].payload + 2), 1); /* the board's own version */
+  CHECK_EQ(board.link.expected, expected_before); /* neither delivered nor acknowledged */
+  CHECK(host_find(&host, MSG_ACK) == NULL);
+}
+
+static void unacknowledged_frames_are_retransmitted(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  host.auto_ack = false;
+  const uint8_t query[] = {5, 0};
+  host_send(&host, MSG_CLOCK_QUERY, query, 2);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *first = host_find(&host, MSG_CLOCK);
+  CHECK(first != NULL);
+  if (!first) return;
+  uint8_t seq = first->frame.seq;
+  uint64_t sent = fake.now - MS_TICKS(1);
+  /* Initial RTO (no sample yet... the capabilities gave one: the RTO is at its 25 ms floor). */
+  CHECK_EQ(board.link.rto, MS_TICKS(25));
+  run_for(MS_TICKS(23));
+  CHECK_EQ(host_read(&host), 0);
+  run_for(MS_TICKS(3));
+  CHECK(fake.tx_length > 0 && fake.tx[0] == 0x00); /* a delimiter before the burst */
+  host_read(&host);
+  const host_frame_t *again = host_find(&host, MSG_CLOCK);
+  CHECK(again != NULL && again->frame.seq == seq && memcmp(again->payload, first->payload, 10) == 0);
+  (void)sent;
+  /* Exponential backoff: the next retransmission comes 50 ms later. */
+  CHECK_EQ(board.link.rto, MS_TICKS(50));
+  run_for(MS_TICKS(47));
+  CHECK_EQ(host_read(&host), 0);
+  run_for(MS_TICKS(2));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CLOCK) != NULL);
+  /* Acknowledged: quiet from then on, and the timer is back to the estimate. */
+  host_send_ack(&host);
+  run_for(MS_TICKS(300));
+  CHECK_EQ(host_read(&host), 0);
+  CHECK_EQ(board.link.sent, 0);
+  CHECK_EQ(board.link.rto, MS_TICKS(25));
+}
+
+static void rto_follows_round_trips(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  /* Two samples of 1 ms so far (reset notice, capabilities): SRTT 1 ms, RTTVAR 0.375 ms. */
+  CHECK_EQ(board.link.srtt, MS_TICKS(1));
+  CHECK_EQ(board.link.rttvar, 750);
+  CHECK_EQ(board.link.rto, MS_TICKS(25)); /* the floor */
+  host.auto_ack = false;
+  /* A round trip of 20 ms (under the 25 ms RTO: a frame sent once gives a sample). */
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  run_for(MS_TICKS(19));
+  host_send_ack(&host);
+  board_poll();
+  /* RTTVAR = (3 * 750 + |2000 - 40000|) / 4 = 10062, SRTT = (7 * 2000 + 40000) / 8 = 6750;
+   * SRTT + 4 RTTVAR = 23.5 ms: clamped to the 25 ms floor. */
+  CHECK_EQ(board.link.rttvar, 10062);
+  CHECK_EQ(board.link.srtt, 6750);
+  CHECK_EQ(board.link.rto, MS_TICKS(25));
+  /* A second 20 ms sample: RTTVAR = (3 * 10062 + 33250) / 4 = 15859, SRTT = (7 * 6750 +
+   * 40000) / 8 = 10906, RTO = 10906 + 4 * 15859 = 74342 ticks (37.2 ms). */
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  run_for(MS_TICKS(19));
+  host_send_ack(&host);
+  board_poll();
+  CHECK_EQ(board.link.rttvar, 15859);
+  CHECK_EQ(board.link.srtt, 10906);
+  CHECK_EQ(board.link.rto, 74342);
+}
+
+static void fast_retransmit_on_two_duplicate_acks(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  host.auto_ack = false;
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_STATUS) != NULL);
+  uint8_t old_expected = (uint8_t)(host.expected - 1); /* pretend the status was lost */
+  frame_t dup = {1, FLAG_ACK_VALID, host.session, 0, old_expected, MSG_ACK, 0, 0};
+  host_send_frame(&dup);
+  run_for(10);
+  CHECK_EQ(host_read(&host), 0);
+  host_send_frame(&dup);
+  run_for(10);
+  host_read(&host);
+  CHECK(host_find(&host, MSG_STATUS) != NULL); /* resent long before the RTO */
+}
+
+static void host_restart_restarts_our_session(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  host.auto_ack = false;
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host); /* the status stays unacknowledged */
+  /* A new host process: another session, SYN, seq 0. */
+  host_t second;
+  host_init(&second, 0x99);
+  host_send(&second, MSG_IDENTIFY, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&second);
+  /* The unacknowledged status comes again first, renumbered from 0 with SYN. */
+  CHECK(second.count >= 3);
+  const host_frame_t *status = host_find(&second, MSG_STATUS);
+  const host_frame_t *caps = host_find(&second, MSG_CAPABILITIES);
+  CHECK(status != NULL && caps != NULL);
+  if (!status || !caps) return;
+  CHECK(status->frame.flags & FLAG_SYN);
+  CHECK_EQ(status->frame.seq, 0);
+  CHECK(!(caps->frame.flags & FLAG_SYN));
+  CHECK_EQ(caps->frame.seq, 1);
+  CHECK_EQ(caps->frame.ack, 1); /* follows the new host session */
+  /* Frames of the old session are stale now: ignored, acknowledgements included. */
+  const uint8_t query[] = {1, 2};
+  host_send(&host, MSG_CLOCK_QUERY, query, 2);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_CLOCK) == NULL);
+}
+
+static void full_window_holds_requests_back(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  host.auto_ack = false;
+  uint8_t query[2] = {0, 0};
+  for (int i = 0; i < LINK_WINDOW + 1; i++) {
+    query[0] = (uint8_t)i;
+    host_send(&host, MSG_CLOCK_QUERY, query, 2);
+  }
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  int clocks = 0;
+  for (int i = 0; i < host.count; i++) clocks += host.frames[i].frame.type == MSG_CLOCK;
+  CHECK_EQ(clocks, LINK_WINDOW); /* the last request waits: not acknowledged */
+  CHECK_EQ(board.link.expected, (uint8_t)(1 + LINK_WINDOW));
+  /* Acknowledge: the host resends the held request, now it is answered. */
+  host_send_ack(&host);
+  frame_t resend = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, (uint8_t)(host.seq - 1), host.expected,
+                    MSG_CLOCK_QUERY, 2, query};
+  host_send_frame(&resend);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *clock = host_find(&host, MSG_CLOCK);
+  CHECK(clock != NULL && clock->payload[0] == LINK_WINDOW);
+}
+
+static void unanswered_reset_notice_keeps_coming(void) {
+  host_t host;
+  fake_reset(1000);
+  board_init();
+  host_init(&host, 0x77);
+  host.auto_ack = false;
+  run_for(MS_TICKS(1));
+  CHECK_EQ(host_read(&host), 1);
+  /* Nobody listens: resent with backoff 25, 50, 100 ms ... */
+  run_for(MS_TICKS(25));
+  CHECK_EQ(host_read(&host), 1);
+  CHECK_EQ(host.frames[0].frame.type, MSG_RESET_NOTICE);
+  run_for(MS_TICKS(200));
+  CHECK_EQ(host_read(&host), 2);
+  /* A host connects that saw none of it (its first frame carries no ACK_VALID): the reset
+   * notice goes out again at once, before the capabilities, instead of after a 200 ms RTO. */
+  host_t late;
+  host_init(&late, 0x66);
+  late.auto_ack = false;
+  host_send(&late, MSG_IDENTIFY, 0, 0);
+  run_for(50);
+  host_read(&late);
+  CHECK_EQ(late.count, 3);
+  CHECK_EQ(late.frames[0].frame.type, MSG_ACK);
+  CHECK_EQ(late.frames[1].frame.type, MSG_RESET_NOTICE);
+  CHECK(late.frames[1].frame.flags & FLAG_SYN);
+  CHECK_EQ(late.frames[1].frame.seq, 0);
+  CHECK_EQ(late.frames[2].frame.type, MSG_CAPABILITIES);
+  CHECK_EQ(late.frames[2].frame.seq, 1);
+  CHECK_EQ(board.link.rto, MS_TICKS(25)); /* the backoff is forgotten */
+}
+
+const test_case_t link_tests[] = {
+    {"reset notice is the first frame after boot, with SYN and the boot count", reset_notice_first_with_syn},
+    {"identify -> ack + capabilities (all fields)", identify_answers_capabilities},
+    {"clock query echoes its id with the board time", clock_query_echoes_id},
+    {"duplicates and out-of-order frames are dropped but acknowledged", duplicates_and_out_of_order_are_dropped},
+    {"bad CRC and garbage are ignored and counted in badFrames", bad_crc_is_ignored_and_counted},
+    {"unknown type: acknowledged and answered with unknownMessage", unknown_type_is_acked_and_answered},
+    {"other version: unreliable unsupportedVersion, not acknowledged", other_version_gets_unreliable_error},
+    {"unacknowledged frames are retransmitted after the RTO, with backoff", unacknowledged_frames_are_retransmitted},
+    {"the RTO follows RFC 6298 samples", rto_follows_round_trips},
+    {"two duplicate acks trigger a fast retransmit", fast_retransmit_on_two_duplicate_acks},
+    {"a host restart restarts the board's session and resends", host_restart_restarts_our_session},
+    {"a full window holds requests back until acknowledged", full_window_holds_requests_back},
+    {"an unanswered reset notice is resent, and at once on first contact", unanswered_reset_notice_keeps_coming},
+    TEST_LIST_END,
+};
