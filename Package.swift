@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "HapticTransport", targets: ["HapticTransport"]),
     .library(name: "HapticSimulator", targets: ["HapticSimulator"]),
     .library(name: "HapticEngine", targets: ["HapticEngine"]),
+    .library(name: "HapticBoards", targets: ["HapticBoards"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -49,6 +50,8 @@ let package = Package(
       ]),
     // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
     .target(name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport"]),
+    // Board plugins: board files, driver families, the built-in catalogue.
+    .target(name: "HapticBoards", dependencies: ["HapticRenderer", "HapticAHAP"]),
     // Layer 5: the engine and players (Core Haptics' API over a board), streaming scheduler.
     .target(
       name: "HapticEngine",
@@ -57,7 +60,7 @@ let package = Package(
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine", "HapticBoards",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -100,6 +103,7 @@ let package = Package(
     .testTarget(
       name: "HapticEngineTests",
       dependencies: ["HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore"]),
+    .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer"]),
     .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire"]),

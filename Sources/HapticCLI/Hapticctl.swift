@@ -7,7 +7,10 @@ public struct Hapticctl: ParsableCommand {
     commandName: "hapticctl",
     abstract: "Validate, render and play Core Haptics (AHAP) patterns on LRA/ERM actuator boards.",
     version: HapticctlVersion.string,
-    subcommands: [Validate.self, Render.self, Simulate.self, Send.self, Presets.self, Probe.self, Ports.self, Sim.self]
+    subcommands: [
+      Validate.self, Render.self, Simulate.self, Send.self, Presets.self, Probe.self, Ports.self, BoardsCommand.self,
+      Flash.self, Sim.self,
+    ]
   )
 
   /// Creates the command (argument-parser fills it in).

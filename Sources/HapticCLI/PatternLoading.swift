@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HapticAHAP
+import HapticBoards
 import HapticCore
 import HapticRenderer
 
@@ -21,13 +22,10 @@ enum PatternLoading {
     }
   }
 
-  /// The built-in board profile `id`, or a usage error naming the known ids.
-  static func profile(_ id: String) throws -> BoardProfile {
-    guard let profile = BoardProfile.builtIn(id: id) else {
-      let known = BoardProfile.builtIn.map(\.id).joined(separator: ", ")
-      throw ValidationError("unknown board '\(id)' (known boards: \(known))")
-    }
-    return profile
+  /// The profile of board `id` (built-in or from the user board folders), or a usage error
+  /// naming the known ids.
+  static func profile(_ id: String, boards: BoardOptions = BoardOptions()) throws -> BoardProfile {
+    try boards.board(id).profile
   }
 }
 

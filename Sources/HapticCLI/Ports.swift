@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HapticBoards
 import HapticTransport
 
 /// `hapticctl ports [--json]`: the serial ports on this machine.
@@ -8,15 +9,23 @@ struct Ports: ParsableCommand {
     abstract: "List serial ports with their USB VID:PID and description.",
     discussion: """
       Pseudo-terminals (the simulator's, simavr's) are not listed; pass their path to --port \
-      directly. With --json: an array of objects with name, description, transport, vid_pid, \
-      vendor_id, product_id, serial_number, manufacturer, product.
+      directly. Ports whose VID:PID matches a known board file are marked with the board ids. \
+      With --json: an array of objects with name, description, transport, vid_pid, vendor_id, \
+      product_id, serial_number, manufacturer, product, boards.
       """)
 
   @Flag(help: "Print a JSON array instead of a table.")
   var json = false
 
+  @OptionGroup var boardOptions: BoardOptions
+
   func run() throws {
     let ports = PortList.ports()
+    let catalog = boardOptions.catalog()
+    func boards(_ port: SerialPortInfo) -> [String] {
+      guard let vid = port.vendorID, let pid = port.productID else { return [] }
+      return catalog.boards(vid: hex4(vid), pid: hex4(pid)).map(\.id)
+    }
     if json {
       func text(_ value: String?) -> JSONText { value.map { .string($0) } ?? .null }
       func number(_ value: UInt16?) -> JSONText { value.map { .int(Int($0)) } ?? .null }
@@ -31,6 +40,7 @@ struct Ports: ParsableCommand {
           ("serial_number", text(port.serialNumber)),
           ("manufacturer", text(port.manufacturer)),
           ("product", text(port.product)),
+          ("boards", .array(boards(port).map { .string($0) })),
         ])
       }
       print(JSONText.array(items).rendered)
@@ -46,7 +56,15 @@ struct Ports: ParsableCommand {
       let id = (port.vidPid ?? "-").padding(toLength: 9, withPad: " ", startingAt: 0)
       var details = port.description
       if let serial = port.serialNumber { details += " (serial \(serial))" }
+      let known = boards(port)
+      if !known.isEmpty { details += "  [board: \(known.joined(separator: ", "))]" }
       print("\(name)  \(id)  \(details)")
     }
   }
+}
+
+/// A USB id as 4 upper-case hexadecimal digits.
+func hex4(_ value: UInt16) -> String {
+  let digits = String(value, radix: 16, uppercase: true)
+  return String(repeating: "0", count: 4 - digits.count) + digits
 }

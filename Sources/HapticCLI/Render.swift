@@ -48,12 +48,14 @@ struct Render: ParsableCommand {
 
   @OptionGroup var reading: AHAPReadingOptions
 
+  @OptionGroup var boardOptions: BoardOptions
+
   func validate() throws {
-    _ = try PatternLoading.profile(board)
+    _ = try PatternLoading.profile(board, boards: boardOptions)
   }
 
   func run() throws {
-    let profile = try PatternLoading.profile(board)
+    let profile = try PatternLoading.profile(board, boards: boardOptions)
     let pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
     let options = RenderOptions(intensityMapping: intensityMapping.mapping)
     // Validate the render up front so no output file is created for an unusable board.

@@ -72,6 +72,8 @@ struct Send: ParsableCommand {
 
   @OptionGroup var reading: AHAPReadingOptions
 
+  @OptionGroup var boardOptions: BoardOptions
+
   func validate() throws {
     let sources = [file != nil, preset != nil, rom != nil].filter { $0 }.count
     guard sources == 1 else { throw ValidationError("give exactly one of FILE, --preset NAME or --rom N") }
@@ -86,7 +88,7 @@ struct Send: ParsableCommand {
     guard rate > 0 && rate.isFinite else { throw ValidationError("--rate must be above 0") }
     guard seek >= 0 && at >= 0 && loopEnd >= 0 else { throw ValidationError("--seek, --at and --loop-end must be 0 or more") }
     guard (5...1000).contains(lookaheadMs) else { throw ValidationError("--lookahead-ms must be 5–1000") }
-    if sim { _ = try PatternLoading.profile(board) }
+    if sim { _ = try PatternLoading.profile(board, boards: boardOptions) }
   }
 
   func run() throws {
@@ -100,11 +102,14 @@ struct Send: ParsableCommand {
     }
     var configuration = HapticEngine.Configuration()
     configuration.lookahead = lookaheadMs / 1000
+    let simulated = sim ? try PatternLoading.profile(board, boards: boardOptions) : nil
     let engine: HapticEngine
-    do {
-      engine = sim
-        ? try HapticEngine.simulated(board: board, configuration: configuration)
-        : try HapticEngine.serial(port: port ?? "", baud: baud, configuration: configuration)
+    do throws(HapticEngineError) {
+      if let simulated {
+        engine = try HapticEngine.simulated(profile: simulated, configuration: configuration)
+      } else {
+        engine = try HapticEngine.serial(port: port ?? "", baud: baud, configuration: configuration)
+      }
     } catch {
       throw CLIError("cannot play on \(port ?? board): \(error.message)")
     }

@@ -61,8 +61,10 @@ struct SimServe: ParsableCommand {
   @Option(help: "Seed of the fault generator.")
   var seed: UInt64 = 1
 
+  @OptionGroup var boardOptions: BoardOptions
+
   func validate() throws {
-    _ = try PatternLoading.profile(board)
+    _ = try PatternLoading.profile(board, boards: boardOptions)
     guard (0...1).contains(drop), (0...1).contains(corrupt) else {
       throw ValidationError("--drop and --corrupt are probabilities in 0…1")
     }
@@ -72,7 +74,7 @@ struct SimServe: ParsableCommand {
   }
 
   func run() throws {
-    var configuration = SimulatorConfiguration(profile: try PatternLoading.profile(board))
+    var configuration = SimulatorConfiguration(profile: try PatternLoading.profile(board, boards: boardOptions))
     configuration.noActuator = noActuator
     configuration.driftPPM = driftPPM
     configuration.clockOffset = clockOffset

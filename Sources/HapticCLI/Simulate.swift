@@ -49,15 +49,17 @@ struct Simulate: ParsableCommand {
 
   @OptionGroup var reading: AHAPReadingOptions
 
+  @OptionGroup var boardOptions: BoardOptions
+
   func validate() throws {
-    _ = try PatternLoading.profile(board)
+    _ = try PatternLoading.profile(board, boards: boardOptions)
     if format == .wav && output == nil && isatty(STDOUT_FILENO) == 1 {
       throw ValidationError("--format wav writes binary audio: give -o FILE or redirect standard output")
     }
   }
 
   func run() throws {
-    let profile = try PatternLoading.profile(board)
+    let profile = try PatternLoading.profile(board, boards: boardOptions)
     let pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
     var configuration = SimulatorConfiguration(profile: profile)
     configuration.physicsRate = physicsRate

@@ -104,12 +104,9 @@ public final class HapticEngine: @unchecked Sendable {
   }
 
   /// An engine on the in-process simulator in real time (`hapticctl send --sim`).
-  public static func simulated(board id: String = "sim-lra", configuration: Configuration = Configuration()) throws(
+  public static func simulated(profile: BoardProfile = .simLRA, configuration: Configuration = Configuration()) throws(
     HapticEngineError
   ) -> HapticEngine {
-    guard let profile = BoardProfile.builtIn(id: id) else {
-      throw HapticEngineError(.invalidEngineParameter, "unknown board '\(id)'")
-    }
     let link = try SimulatorBoardLink(configuration: .init(profile: profile), clock: .realTime)
     return try HapticEngine(link: link, configuration: configuration)
   }

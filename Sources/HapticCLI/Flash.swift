@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import HapticBoards
+import HapticTransport
+
+/// `hapticctl flash --board ID --port PATH [--firmware HEX] [--dry-run]`.
+struct Flash: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Build (if needed) and flash a board's firmware, then probe it.",
+    discussion: """
+      Uses the board file's firmware and flash sections: builds the firmware in its source \
+      folder when the artifact is missing or older than its sources, runs the flashing tool \
+      (avrdude -c arduino at 115200 for the Uno), waits for the board to boot and prints its \
+      identity. --dry-run prints the exact commands and touches nothing.
+      """)
+
+  @Option(help: "Board id (hapticctl boards lists them).")
+  var board: String
+
+  @Option(help: "Serial port of the board's bootloader (e.g. /dev/ttyACM0).")
+  var port: String
+
+  @Option(help: "Flash this firmware file instead of building the board's own.")
+  var firmware: String?
+
+  @Flag(help: "Print the commands without running them.")
+  var dryRun = false
+
+  @OptionGroup var boardOptions: BoardOptions
+
+  func run() throws {
+    let definition = try boardOptions.board(board)
+    guard let method = definition.file.flash, let build = definition.file.firmware else {
+      throw CLIError("board \(board) has no flash method in its board file (\(definition.path ?? "built in"))")
+    }
+    let image: String
+    var buildStep: (folder: String, command: [String])?
+    if let firmware {
+      guard FileManager.default.fileExists(atPath: firmware) else { throw CLIError("cannot flash \(firmware): no such file") }
+      image = firmware
+    } else {
+      let folder = try FirmwareLocator.sourceFolder(definition, build: build, boardDirectories: boardOptions.boardsDirectories)
+      image = folder + "/" + build.artifact
+      if FirmwareLocator.needsBuild(artifact: image, sources: folder) { buildStep = (folder, build.build) }
+    }
+    let arguments = method.arguments.map {
+      $0.replacingOccurrences(of: "{port}", with: port).replacingOccurrences(of: "{firmware}", with: image)
+        .replacingOccurrences(of: "{baud}", with: String(definition.file.link.baud))
+    }
+    if dryRun {
+      if let buildStep { print("(cd \(Shell.quote(buildStep.folder)) && \(buildStep.command.map(Shell.quote).joined(separator: " ")))") }
+      print(([method.tool] + arguments).map(Shell.quote).joined(separator: " "))
+      return
+    }
+    if let buildStep {
+      printError("building \(board) firmware in \(buildStep.folder)")
+      try Shell.run(buildStep.command, in: buildStep.folder, what: "the firmware build")
+      guard FileManager.default.fileExists(atPath: image) else { throw CLIError("the build did not produce \(image)") }
+    }
+    guard FileManager.default.fileExists(atPath: port) else {
+      throw CLIError("no such port \(port) (is the board plugged in? hapticctl ports lists ports)")
+    }
+    guard let tool = Shell.find(method.tool) else {
+      throw CLIError("\(method.tool) not found on PATH (Debian/Ubuntu: sudo apt-get install \(method.tool))")
+    }
+    try Shell.run([tool] + arguments, in: nil, what: method.tool)
+    // The bootloader hands over to the firmware after a moment; then ask the board who it is.
+    usleep(1_500_000)
+    let transport: any ByteTransport
+    do {
+      transport = try Transports.open(path: port, baud: definition.file.link.baud)
+    } catch {
+      throw CLIError("flashed, but cannot open \(port) to probe: \(error.description)")
+    }
+    defer { transport.close() }
+    let result = try Prober(timeout: 3).probe(transport)
+    print(ProbeReport.text(result))
+    if !result.supportsHaptics { throw ExitCode(1) }
+  }
+}
+
+/// Where a built-in or user board's firmware sources are, and whether they need a build.
+enum FirmwareLocator {
+  static func sourceFolder(_ board: BoardDefinition, build: BoardFile.Firmware, boardDirectories: [String]) throws -> String {
+    var candidates: [String] = []
+    if let directory = board.directory { candidates.append(directory) }
+    candidates += BoardCatalog.searchPath(boardDirectories)
+    // A checkout: Boards/ in the current folder or one of its parents.
+    var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    for _ in 0..<6 {
+      candidates.append(folder.appendingPathComponent("Boards").path)
+      folder.deleteLastPathComponent()
+    }
+    for candidate in candidates {
+      let source = candidate + "/" + build.source
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue { return source }
+    }
+    throw CLIError(
+      "the firmware sources of \(board.id) (\(build.source)) were not found in \(candidates.prefix(4).joined(separator: ", "))…; run from a hapticctl checkout, pass --boards-dir, or pass --firmware FILE")
+  }
+
+  /// True when the artifact is missing or older than a file in the source folder.
+  static func needsBuild(artifact: String, sources folder: String) -> Bool {
+    guard let built = modified(artifact) else { return true }
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    while let item = enumerator?.nextObject() as? String {
+      if item.hasPrefix("build") { continue }
+      if let date = modified(folder + "/" + item), date > built { return true }
+    }
+    return false
+  }
+
+  private static func modified(_ path: String) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+  }
+}
+
+/// Running external tools.
+enum Shell {
+  /// `text` quoted for a POSIX shell when it needs it.
+  static func quote(_ text: String) -> String {
+    let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0) }
+    return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// The executable `name` on PATH (or `name` itself when it is a path).
+  static func find(_ name: String) -> String? {
+    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Runs a command with inherited standard streams; a failure is a CLI error naming `what`.
+  static func run(_ command: [String], in folder: String?, what: String) throws {
+    guard let executable = find(command[0]) else { throw CLIError("\(command[0]) not found on PATH (needed for \(what))") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = Array(command.dropFirst())
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    do {
+      try process.run()
+    } catch {
+      throw CLIError("cannot run \(command[0]): \(error.localizedDescription)")
+    }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw CLIError("\(what) failed (\(command[0]) exited with status \(process.terminationStatus))")
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import HapticBoards
+
+/// Bad board files: every problem names its field.
+@Suite struct BoardFileTests {
+  private func problems(_ json: String) -> [String] {
+    do {
+      _ = try BoardDefinition.parse(Data(json.utf8), path: "test.json")
+      return []
+    } catch {
+      return error.problems.map(\.description)
+    }
+  }
+
+  private var good: String { BuiltInBoards.files.first { $0.name == "sim-erm.json" }!.json }
+
+  @Test func theBuiltInsAreValid() {
+    for (name, json) in BuiltInBoards.files { #expect(problems(json).isEmpty, "\(name)") }
+  }
+
+  @Test func syntaxAndShape() {
+    #expect(problems("{ \"schema\": 1,").first?.hasPrefix("not valid JSON") == true)
+    #expect(problems("[1, 2]") == ["a board file is one JSON object"])
+    #expect(problems("") .first?.hasPrefix("not valid JSON") == true)
+  }
+
+  @Test func missingAndMistypedFieldsNameTheirPath() {
+    #expect(problems(good.replacingOccurrences(of: "\"vendor\": \"hapticctl\",", with: "")) == ["vendor: missing"])
+    #expect(problems(good.replacingOccurrences(of: "\"f0Hz\": 200", with: "\"f0Hz\": \"fast\"")) == ["channels[0].f0Hz: expected a number"])
+    #expect(problems(good.replacingOccurrences(of: "\"bits\": 8", with: "\"bits\": null")).first?.hasPrefix("levels.bits: expected") == true)
+  }
+
+  @Test func unknownFieldsAreTypos() {
+    let typo = good.replacingOccurrences(of: "\"riseMs\": 50", with: "\"riseMS\": 50, \"riseMs\": 50")
+    #expect(problems(typo).first?.hasPrefix("channels[0].riseMS: unknown field") == true)
+  }
+
+  @Test func rulesAndDriverFamilies() {
+    #expect(problems(good.replacingOccurrences(of: "\"schema\": 1", with: "\"schema\": 2")) == [
+      "schema: version 2 is not supported (this hapticctl reads schema 1)"
+    ])
+    #expect(problems(good.replacingOccurrences(of: "\"signed\": true", with: "\"signed\": false")) == [
+      "levels.signed: the simulator driver uses signed levels (reverse drive brakes)"
+    ])
+    let drv = BuiltInBoards.files.first { $0.name == "uno-drv2605l.json" }!.json
+    #expect(problems(drv.replacingOccurrences(of: "\"bits\": 8, \"signed\": false", with: "\"bits\": 8, \"signed\": true")) == [
+      "levels: DRV2605L real-time playback takes unsigned 8-bit levels"
+    ])
+    #expect(problems(drv.replacingOccurrences(of: "flash:w:{firmware}:i", with: "flash:w:x.hex:i")) == [
+      "flash.arguments: must contain {firmware}"
+    ])
+    let erm = good.replacingOccurrences(of: "\"driver\": \"simulator\"", with: "\"driver\": \"pwm-hbridge-erm\"")
+    #expect(problems(erm).isEmpty)
+    #expect(problems(good.replacingOccurrences(of: "\"riseMs\": 50,", with: "")) == [
+      "channels[0].riseMs: an ERM needs riseMs and coastMs (time constants, ms)"
+    ])
+  }
+}
