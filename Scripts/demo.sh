@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine and runs hapticctl's main job without hardware:
-# installs system packages, builds hapticctl in release mode, and checks every AHAP file in the
-# shared corpus (or the files given as arguments).
+# Sets up a fresh machine and runs hapticctl's main job without hardware: installs system
+# packages, builds hapticctl in release mode, checks and renders every AHAP file in the shared
+# corpus (or the files given as arguments), simulates the first on the simulated LRA, then
+# serves a simulated board on a pseudo-terminal and plays the first files on it through the
+# real serial path (probe, send), as on a real board.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -27,3 +29,23 @@ for file in "${files[@]}"; do
 done
 "$bin" render "${files[0]}" --board sim-lra --format svg -o render-demo.svg
 echo "Plot of $(basename "${files[0]}"): render-demo.svg"
+echo
+echo "Simulating $(basename "${files[0]}") on sim-lra (peak, RMS, rise and stop times):"
+"$bin" simulate "${files[0]}" --board sim-lra --format summary
+"$bin" simulate "${files[0]}" --board sim-lra --format svg -o simulate-demo.svg
+echo "Drive and acceleration plot: simulate-demo.svg"
+
+echo
+echo "Serving a simulated board on a pseudo-terminal and playing on it:"
+link="$(mktemp -u /tmp/hapticctl-demo-XXXXXX)"
+"$bin" sim serve --board sim-lra --link "$link" >/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do [ -e "$link" ] && break; sleep 0.1; done
+"$bin" probe --port "$link"
+for file in "${files[@]:0:3}"; do
+  printf '%s: ' "$(basename "$file")"
+  "$bin" send "$file" --port "$link"
+done
+kill $server
+wait $server 2>/dev/null || true

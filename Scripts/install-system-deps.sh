@@ -5,7 +5,16 @@ set -euo pipefail
 
 packages=(
   libserialport-dev   # serial ports (the wire transport)
-  pkg-config          # lets SwiftPM find libserialport
+  pkg-config          # lets SwiftPM find libserialport (and the emulator's build find simavr)
+  make                # firmware and emulator builds
+  gcc                 # host-side firmware tests and the emulated board
+  gcc-avr             # Arduino Uno firmware (ATmega328P)
+  avr-libc
+  binutils-avr        # avr-size, avr-objcopy
+  simavr              # the AVR emulator behind the emulated board
+  libsimavr-dev
+  libelf-dev          # simavr loads the firmware ELF
+  avrdude             # hapticctl flash
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

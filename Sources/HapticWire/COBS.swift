@@ -5,9 +5,16 @@ public enum COBS {
   ///
   /// - Parameter extra: capacity to reserve beyond the encoding (e.g. 1 for a delimiter).
   public static func encode(_ input: [UInt8], reserving extra: Int = 0) -> [UInt8] {
+    input.withUnsafeBufferPointer { encode($0, reserving: extra) }
+  }
+
+  /// Encodes from a buffer (the non-generic core); `delimit` appends the 0x00 delimiter.
+  public static func encode(_ input: UnsafeBufferPointer<UInt8>, reserving extra: Int = 0, delimit: Bool = false)
+    -> [UInt8]
+  {
     let capacity = input.count + input.count / 254 + 2
-    var output = [UInt8](unsafeUninitializedCapacity: capacity + extra) { out, initialized in
-      input.withUnsafeBufferPointer { input in
+    var output = [UInt8](unsafeUninitializedCapacity: capacity + extra + (delimit ? 1 : 0)) { out, initialized in
+      do {
         var codeIndex = 0
         var written = 1
         var code: UInt8 = 1
@@ -30,10 +37,14 @@ public enum COBS {
           }
         }
         out[codeIndex] = code
+        if delimit {
+          out[written] = 0
+          written += 1
+        }
         initialized = written
       }
     }
-    output.reserveCapacity(output.count + extra)
+    if extra > 0 { output.reserveCapacity(output.count + extra) }
     return output
   }
 
@@ -44,33 +55,41 @@ public enum COBS {
 
   /// Decodes from a buffer (the non-generic core).
   public static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-    let count = input.count
     var valid = true
     // The decoded frame is never longer than its encoding.
-    let output = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-      var index = 0
-      var written = 0
-      while index < count {
-        let code = Int(input[index])
-        guard code != 0, index + code <= count else {
-          valid = false
-          break
-        }
-        index += 1
-        for offset in 0..<(code - 1) {
-          let byte = input[index + offset]
-          if byte == 0 { valid = false }
-          out[written] = byte
-          written += 1
-        }
-        index += code - 1
-        if code != 0xFF && index < count {
-          out[written] = 0
-          written += 1
-        }
+    let output = [UInt8](unsafeUninitializedCapacity: input.count) { out, initialized in
+      if let written = decode(input, into: out) {
+        initialized = written
+      } else {
+        valid = false
+        initialized = 0
       }
-      initialized = written
     }
     return valid ? output : nil
+  }
+
+  /// Decodes into `out` (at least `input.count` bytes); returns the bytes written, or `nil`
+  /// when the input is not valid COBS. Allocates nothing.
+  public static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    let count = input.count
+    var index = 0
+    var written = 0
+    while index < count {
+      let code = Int(input[index])
+      guard code != 0, index + code <= count else { return nil }
+      index += 1
+      for offset in 0..<(code - 1) {
+        let byte = input[index + offset]
+        if byte == 0 { return nil }
+        out[written] = byte
+        written += 1
+      }
+      index += code - 1
+      if code != 0xFF && index < count {
+        out[written] = 0
+        written += 1
+      }
+    }
+    return written
   }
 }

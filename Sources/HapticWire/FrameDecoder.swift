@@ -90,14 +90,19 @@ public struct FrameDecoder: Sendable {
 
   /// Decodes one complete run (COBS, size and CRC checks).
   private mutating func finishRun(_ run: UnsafeBufferPointer<UInt8>, into frames: inout [WireFrame]) {
-    guard run.count <= WireFrame.maxEncodedSize, let raw = COBS.decode(run) else {
+    guard run.count <= WireFrame.maxEncodedSize else {
       reject(buffered: run.count)
       return
     }
-    do {
-      frames.append(try WireFrame.parse(raw: raw))
+    // COBS into a stack buffer, then the frame (its payload is the only allocation).
+    let frame = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: WireFrame.maxEncodedSize) { scratch -> WireFrame? in
+      guard let written = COBS.decode(run, into: scratch) else { return nil }
+      return try? WireFrame.parse(raw: UnsafeBufferPointer(rebasing: scratch[..<written]))
+    }
+    if let frame {
+      frames.append(frame)
       counters.frames += 1
-    } catch {
+    } else {
       reject(buffered: run.count)
     }
   }

@@ -77,24 +77,49 @@ public struct WireFrame: Sendable, Hashable {
     return bytes
   }
 
-  /// The frame as sent: COBS-encoded, then the 0x00 delimiter.
+  /// The frame as sent: COBS-encoded, then the 0x00 delimiter. The raw frame is assembled in
+  /// a stack buffer, so the only allocation is the result.
   public func encoded() -> [UInt8] {
-    var output = COBS.encode(rawBytes, reserving: 1)
-    output.append(0)
-    return output
+    guard payload.count <= Self.maxPayload else {
+      // Oversized (a caller's bug): encoded as is, so the receiver rejects it by its length.
+      return rawBytes.withUnsafeBufferPointer { COBS.encode($0, delimit: true) }
+    }
+    let count = payload.count
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxFrameSize) { raw in
+      raw[0] = version
+      raw[1] = flags.rawValue
+      raw[2] = session
+      raw[3] = seq
+      raw[4] = ack
+      raw[5] = type
+      raw[6] = UInt8(count)
+      payload.withUnsafeBufferPointer { source in
+        for index in 0..<count { raw[Self.headerSize + index] = source[index] }
+      }
+      let end = Self.headerSize + count
+      let crc = CRC16.checksum(UnsafeBufferPointer(rebasing: raw[..<end]))
+      raw[end] = UInt8(truncatingIfNeeded: crc)
+      raw[end + 1] = UInt8(truncatingIfNeeded: crc >> 8)
+      return COBS.encode(UnsafeBufferPointer(rebasing: raw[..<(end + 2)]), delimit: true)
+    }
   }
 
   /// Parses raw (decoded) frame bytes and checks the CRC.
   ///
   /// The version is returned as found; callers decide what to do with other versions.
   public static func parse(raw bytes: [UInt8]) throws(WireError) -> WireFrame {
+    try bytes.withUnsafeBufferPointer { buffer throws(WireError) in try parse(raw: buffer) }
+  }
+
+  /// Parses raw frame bytes from a buffer (the non-generic core; the payload is the only copy).
+  public static func parse(raw bytes: UnsafeBufferPointer<UInt8>) throws(WireError) -> WireFrame {
     guard bytes.count >= headerSize + 2 else {
       throw WireError(.tooShort, "\(bytes.count) bytes is shorter than a frame (\(headerSize + 2))")
     }
     guard bytes.count <= maxFrameSize else {
       throw WireError(.tooLong, "\(bytes.count) bytes is longer than a frame (\(maxFrameSize))")
     }
-    let body = bytes[..<(bytes.count - 2)]
+    let body = UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - 2)])
     let expected = UInt16(bytes[bytes.count - 2]) | UInt16(bytes[bytes.count - 1]) << 8
     guard CRC16.checksum(body) == expected else {
       throw WireError(.badChecksum, "CRC mismatch")
@@ -105,6 +130,6 @@ public struct WireFrame: Sendable, Hashable {
     }
     return WireFrame(
       version: bytes[0], flags: Flags(rawValue: bytes[1]), session: bytes[2], seq: bytes[3], ack: bytes[4],
-      type: bytes[5], payload: Array(bytes[headerSize..<(bytes.count - 2)]))
+      type: bytes[5], payload: Array(UnsafeBufferPointer(rebasing: bytes[headerSize..<(bytes.count - 2)])))
   }
 }
