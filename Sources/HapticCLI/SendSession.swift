@@ -105,7 +105,7 @@ final class SendSession: @unchecked Sendable {
   private func onsetError(_ pattern: HapticPattern, start: Double) -> Double? {
     let period = engine.profile.framePeriod
     guard let link = engine.link as? SimulatorBoardLink else {
-      return period / 2
+      return period / 2 + engine.link.clockUncertainty
     }
     let board = link.snapshot
     let frequency = Double(engine.capabilities.clockFrequency)

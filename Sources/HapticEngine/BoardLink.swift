@@ -35,6 +35,12 @@ public protocol BoardLink: AnyObject, Sendable {
   var hostNow: Double { get }
   /// The board clock in seconds at host time `t`, once known (clock sync).
   func boardSeconds(atHost t: Double) -> Double?
+  /// How far off the board-time estimate may be, seconds (half the fastest clock-sync round
+  /// trip; 0 when the clock is known exactly, as in process).
+  var clockUncertainty: Double { get }
+  /// The least time a message needs to reach the board and take effect (transmission of a
+  /// typical segment batch at the link's rate), seconds.
+  var minimumLead: Double { get }
   /// Sends a message reliably.
   func send(_ message: WireMessage) throws(HapticEngineError)
   /// Registers the handler of link events (called on a link thread).

@@ -30,7 +30,7 @@ extension HapticEngine {
     do {
       scheduler = try StreamScheduler(
         profile: profile, startFrame: frame ?? 0, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
-        guardFrames: Int((configuration.guardTime / framePeriod).rounded(.up)))
+        guardFrames: Int((max(configuration.guardTime, link.minimumLead) / framePeriod).rounded(.up)))
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }

@@ -14,7 +14,8 @@ public final class HapticEngine: @unchecked Sendable {
   public struct Configuration: Sendable {
     /// How far ahead of the board clock drive is rendered and queued (20–50 ms is typical).
     public var lookahead = 0.030
-    /// The earliest a change made now takes effect: covers transmission and clock error.
+    /// The earliest a change made now takes effect: covers transmission and clock error (at
+    /// least the link's ``BoardLink/minimumLead``: 8 ms at 115 200 baud, 2 ms at 1 Mbaud).
     public var guardTime = 0.002
     /// Period of the scheduler loop.
     public var cadence = 0.002

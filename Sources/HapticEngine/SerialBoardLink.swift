@@ -12,6 +12,8 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   public let profile: BoardProfile
   /// The port's path.
   public let port: String
+  /// The link's baud rate.
+  public let baud: Int
   private let connection: BoardConnection
   private let lock = NSLock()
   private var eventHandler: (@Sendable (BoardLinkEvent) -> Void)?
@@ -23,6 +25,7 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public init(port: String, baud: Int = 115_200, probeTimeout: Double = 2) throws(HapticEngineError) {
     self.port = port
+    self.baud = baud
     let transport: any ByteTransport
     do {
       transport = try Transports.open(path: port, baud: baud)
@@ -69,6 +72,13 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   public func boardSeconds(atHost t: Double) -> Double? {
     guard let sync = connection.clockSync, sync.isSynchronized else { return nil }
     return sync.boardSeconds(atHost: t)
+  }
+
+  /// Two 40-byte frames at the link's rate (10 bits a byte), plus the clock uncertainty.
+  public var minimumLead: Double { 2 * 40 * 10 / Double(baud) + clockUncertainty }
+
+  public var clockUncertainty: Double {
+    (connection.clockSync?.minimumRoundTrip).map { $0 / 2 } ?? 0.001
   }
 
   public func send(_ message: WireMessage) throws(HapticEngineError) {

@@ -80,6 +80,12 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
     lock.withLock { Double(board.boardTicks(at: t)) } / Double(capabilities.clockFrequency)
   }
 
+  /// The in-process board's clock is known exactly.
+  public var clockUncertainty: Double { 0 }
+
+  /// Messages reach the in-process board at once.
+  public var minimumLead: Double { 0 }
+
   public func send(_ message: WireMessage) throws(HapticEngineError) {
     let (messages, isClosed) = lock.withLock { () -> ([WireMessage], Bool) in
       guard !closed else { return ([], true) }
