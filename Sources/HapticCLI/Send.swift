@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import HapticAHAP
+import HapticBoards
 import HapticCore
 import HapticEngine
 import HapticRenderer
+import HapticWire
 
 /// `hapticctl send (FILE | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID]) …`.
 struct Send: ParsableCommand {
@@ -108,7 +110,11 @@ struct Send: ParsableCommand {
       if let simulated {
         engine = try HapticEngine.simulated(profile: simulated, configuration: configuration)
       } else {
-        engine = try HapticEngine.serial(port: port ?? "", baud: baud, configuration: configuration)
+        // The board's own file (built-in or user) decides the profile it is rendered for.
+        let catalog = boardOptions.catalog()
+        engine = try HapticEngine.serial(
+          port: port ?? "", baud: baud, configuration: configuration,
+          profileFor: { catalog.board($0.boardID)?.profile })
       }
     } catch {
       throw CLIError("cannot play on \(port ?? board): \(error.message)")

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HapticCore
 import HapticRenderer
@@ -44,6 +45,7 @@ extension HapticEngine {
             track.loopEnabled = loop.enabled
             track.loopEnd = loop.end
           }
+          track.restore(rate: rates[id] ?? 1, muted: mutes[id] ?? false)
           scheduler.add(track)
         }
       }
@@ -78,7 +80,22 @@ extension HapticEngine {
   public func notifyWhenPlayersFinished(
     _ handler: @escaping @Sendable ((any Error)?) -> HapticEngineFinishedAction
   ) {
-    lock.withLock { finishedHandler = handler }
+    let idle = lock.withLock { () -> Bool in
+      let playing = scheduler?.tracks.contains { track in
+        track.state == .playing || track.state == .paused || !track.actions.isEmpty
+          || (track.finishedAt != nil && players[track.id]?.reported == false)
+      } ?? false
+      if running && playing { finishedHandler = handler }
+      return !(running && playing)
+    }
+    // Nothing playing (or the engine stopped): Core Haptics calls the handler at once.
+    guard idle else { return }
+    DispatchQueue.global().async { [self] in
+      if handler(nil) == .stopEngine && isRunning {
+        stop()
+        lock.withLock { handlers.stopped }?(.notifyWhenFinished)
+      }
+    }
   }
 
   var isVirtual: Bool { (link as? SimulatorBoardLink)?.isVirtual ?? false }
@@ -129,9 +146,11 @@ extension HapticEngine {
       let batches = scheduler.tick(now: now)
       // Players whose end the board has played.
       var anyActive = false
+      var newlyFinished = false
       for track in scheduler.tracks {
         if let end = track.finishedAt, end <= now, players[track.id]?.reported == false {
           players[track.id]?.reported = true
+          newlyFinished = true
           if let handler = players[track.id]?.completion { completions.append(handler) }
         }
         if track.state == .playing || track.state == .paused || !track.actions.isEmpty { anyActive = true }
@@ -139,11 +158,9 @@ extension HapticEngine {
       }
       scheduler.prune(keeping: Set(players.keys))
       self.scheduler = scheduler
-      if !anyActive, let handler = finishedHandler, !completions.isEmpty || players.values.allSatisfy(\.reported) {
-        if !completions.isEmpty {
-          finishedHandler = nil
-          finished = handler
-        }
+      if !anyActive, newlyFinished, let handler = finishedHandler {
+        finishedHandler = nil
+        finished = handler
       }
       if anyActive || !scheduler.isQuiet {
         idleSince = link.hostNow

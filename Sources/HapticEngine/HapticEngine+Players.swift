@@ -60,7 +60,12 @@ extension HapticEngine {
       lock.unlock()
       throw HapticEngineError(.engineNotRunning, "no clock sync with the board")
     }
-    if case .start = action { players[id]?.reported = false }
+    switch action {
+    case .start: players[id]?.reported = false
+    case .rate(let rate): rates[id] = rate
+    case .mute(let flag): mutes[id] = flag
+    default: break
+    }
     let batches = scheduler?.schedule(action, track: id, at: frame(at: time, now: now), now: now) ?? []
     lock.unlock()
     transmit(batches)

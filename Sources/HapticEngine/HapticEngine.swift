@@ -61,6 +61,8 @@ public final class HapticEngine: @unchecked Sendable {
   var players: [Int: PlayerHandlers] = [:]
   var patterns: [Int: HapticPattern] = [:]
   var loops: [Int: (enabled: Bool, end: Double)] = [:]
+  var rates: [Int: Double] = [:]
+  var mutes: [Int: Bool] = [:]
   var finishedHandler: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
   var idleSince: Double?
   var loop: Thread?
@@ -113,10 +115,11 @@ public final class HapticEngine: @unchecked Sendable {
   }
 
   /// An engine on the board at a serial port or pseudo-terminal.
-  public static func serial(port: String, baud: Int = 115_200, configuration: Configuration = Configuration()) throws(
-    HapticEngineError
-  ) -> HapticEngine {
-    try HapticEngine(link: try SerialBoardLink(port: port, baud: baud), configuration: configuration)
+  public static func serial(
+    port: String, baud: Int = 115_200, configuration: Configuration = Configuration(),
+    profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
+  ) throws(HapticEngineError) -> HapticEngine {
+    try HapticEngine(link: try SerialBoardLink(port: port, baud: baud, profileFor: profileFor), configuration: configuration)
   }
 
   // MARK: Properties

@@ -41,6 +41,9 @@ struct PlayerTrack: Sendable {
   var finishedAt: Int?
   /// The board frame where the track last started.
   var startedAt: Int?
+  /// The last value sent for each dynamic parameter (`sendParameters`): carried into new
+  /// voices after a seek, a loop wrap, a rate change or a restart, so a live control stays.
+  private var liveControls: [DynamicParameterID: Double] = [:]
 
   init(id: Int, pattern: HapticPattern, profile: BoardProfile) {
     self.id = id
@@ -126,6 +129,7 @@ struct PlayerTrack: Sendable {
       let frames = Int(((now - start) / (profile.framePeriod * rate)).rounded())
       for _ in 0..<max(frames, 0) { for channel in voices.indices { _ = voices[channel].next() } }
     case .parameters(let parameters):
+      for parameter in parameters { liveControls[parameter.id] = parameter.value }
       let at = Double(voices.first?.frameIndex ?? 0) * profile.framePeriod
       for channel in voices.indices {
         for parameter in parameters {
@@ -153,6 +157,15 @@ struct PlayerTrack: Sendable {
     voices = profile.channels.indices.compactMap { channel in
       try? PatternVoices(pattern: scaled, profile: profile, channel: channel)
     }
+    for (id, value) in liveControls.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      for channel in voices.indices { voices[channel].insert(DynamicParameter(id, value: value, time: 0)) }
+    }
+  }
+
+  /// Restores what a stopped engine's player had set (rate, mute) on its fresh track.
+  mutating func restore(rate: Double, muted: Bool) {
+    if rate > 0 && rate.isFinite { self.rate = rate }
+    self.muted = muted
   }
 
   /// The part of `pattern` from `offset` on, shifted to start at 0 and time-scaled by 1/rate.

@@ -23,7 +23,12 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   ///
   /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
-  public init(port: String, baud: Int = 115_200, probeTimeout: Double = 2) throws(HapticEngineError) {
+  ///   - profileFor: the renderer profile for the probed board (e.g. from its board file);
+  ///     `nil` falls back to ``HapticRenderer/BoardProfile/init(capabilities:)``.
+  public init(
+    port: String, baud: Int = 115_200, probeTimeout: Double = 2,
+    profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
+  ) throws(HapticEngineError) {
     self.port = port
     self.baud = baud
     let transport: any ByteTransport
@@ -44,7 +49,7 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
       throw HapticEngineError(.notSupported, "\(port): haptics not supported: \(result.reason ?? "unknown reason")")
     }
     self.capabilities = capabilities
-    profile = BoardProfile(capabilities: capabilities)
+    profile = profileFor(capabilities) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
     let box = HandlerBox()

@@ -55,18 +55,20 @@ struct StreamScheduler: Sendable {
   /// as an underrun) instead of sending them late.
   mutating func tick(now: Int) -> [Batch] {
     let commit = now + guardFrames
-    if head.frame < commit {
-      // Behind: never send the backlog; resume at the first frame that can still arrive in time.
-      if head.frame > base.frame || !base.isQuiet {
+    if head.frame < now {
+      // Behind the board: frames before `now` are lost — never sent late as a backlog, and
+      // never caught up by sending more than the lookahead (the spiral of death). Resume at
+      // the board's current frame.
+      if !base.isQuiet {
         counters.underruns += 1
-        counters.framesSkipped += commit - head.frame
+        counters.framesSkipped += now - head.frame
       }
-      Self.advance(&base, to: commit, quietJump: true)
+      Self.advance(&base, to: now, quietJump: true)
       head = base
-    } else {
-      Self.advance(&base, to: commit, quietJump: false)
     }
-    return render(to: now + guardFrames + lookahead, replace: false)
+    let batches = render(to: now + guardFrames + lookahead, replace: false)
+    Self.advance(&base, to: commit, quietJump: false)
+    return batches
   }
 
   /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if

@@ -159,12 +159,14 @@ import Testing
     let done = Recorder<String>()
     let player = try h.engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.transient(at: 0.05)]))
     player.completionHandler = { error in done.append(error == nil ? "completed" : "failed") }
+    h.engine.stoppedHandler = { reason in done.append("stopped \(reason)") }
+    try player.start()
+    // Registered while the player plays: it waits for the end (registered while idle it would
+    // fire at once, as Core Haptics does; PlayerStateTests covers that).
     h.engine.notifyWhenPlayersFinished { _ in
       done.append("all finished")
       return .stopEngine
     }
-    h.engine.stoppedHandler = { reason in done.append("stopped \(reason)") }
-    try player.start()
     h.run(0.4)
     #expect(done.all == ["completed", "all finished", "stopped notifyWhenFinished"])
     #expect(!h.engine.isRunning)
