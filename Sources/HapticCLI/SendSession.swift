@@ -58,9 +58,7 @@ final class SendSession: @unchecked Sendable {
       printError("interrupted: the board was stopped")
       return 130
     }
-    engine.requestStatus()
-    usleep(60_000)
-    let report = engine.report
+    let report = engine.reportWithBoardStatus(timeout: 0.5)
     engine.close()
     if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
     if let failure = lock.withLock({ failure }) {

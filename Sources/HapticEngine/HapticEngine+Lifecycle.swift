@@ -226,11 +226,25 @@ extension HapticEngine {
   }
 
   func handle(_ message: WireMessage) {
-    if case .status(let status) = message { lock.withLock { lastStatus = status } }
+    if case .status(let status) = message {
+      lock.withLock {
+        lastStatus = status
+        statusCount += 1
+      }
+    }
   }
 
   /// Asks the board for its status (underruns, late batches); the answer updates ``report``.
   public func requestStatus() {
     try? link.send(.statusRequest)
+  }
+
+  /// ``report`` after asking the board for a fresh status, waiting for it up to `timeout`.
+  public func reportWithBoardStatus(timeout: Double) -> Report {
+    let before = lock.withLock { statusCount }
+    requestStatus()
+    let deadline = link.hostNow + timeout
+    while lock.withLock({ statusCount }) == before && link.hostNow < deadline { usleep(2_000) }
+    return report
   }
 }

@@ -68,6 +68,7 @@ public final class HapticEngine: @unchecked Sendable {
   var loop: Thread?
   var loopStop = false
   var lastStatus: BoardStatus?
+  var statusCount = 0
   var handlers = Handlers()
   /// Seconds per board frame, and board ticks per frame.
   let framePeriod: Double

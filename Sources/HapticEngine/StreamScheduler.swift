@@ -66,7 +66,12 @@ struct StreamScheduler: Sendable {
       Self.advance(&base, to: now, quietJump: true)
       head = base
     }
-    let batches = render(to: now + guardFrames + lookahead, replace: false)
+    // Refill only when less than half the lookahead is queued: batches of about half the
+    // lookahead instead of a sliver every pass (fewer frames, less link time).
+    var batches: [Batch] = []
+    if head.frame < now + guardFrames + (lookahead + 1) / 2 {
+      batches = render(to: now + guardFrames + lookahead, replace: false)
+    }
     Self.advance(&base, to: commit, quietJump: false)
     return batches
   }

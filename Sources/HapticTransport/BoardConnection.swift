@@ -37,7 +37,9 @@ public final class BoardConnection: @unchecked Sendable {
   private var lastSent = 0.0
   private var lastClockQuery = -Double.infinity
   private var pendingQueries: [UInt16: Double] = [:]
-  private var nextQuery: UInt16 = 1
+  /// Clock-query ids start at random: a board resends a previous session's unacknowledged
+  /// answers when a new session starts, and a stale answer must not pass for a fresh sample.
+  private var nextQuery = UInt16.random(in: 1...UInt16.max)
   private var closed = false
   private var thread: Thread?
   private let start = Date()

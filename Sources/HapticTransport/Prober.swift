@@ -55,7 +55,9 @@ public struct Prober: Sendable {
     var result = ProbeResult(port: transport.name, supportsHaptics: false, retransmissions: 0)
     var sync: ClockSync?
     var queryTimes: [UInt16: Double] = [:]
-    var nextQuery: UInt16 = 1
+    // Random first id: a board resends unacknowledged answers to the next session, and a stale
+    // answer must not pass for a fresh one.
+    var nextQuery = UInt16.random(in: 1...UInt16.max)
     var samples = 0
     var clockDeadline = Double.infinity
     /// When the next clock query may go out: spaced so the samples span over half a second,
@@ -104,7 +106,7 @@ public struct Prober: Sendable {
           continue
         }
       }
-      if now() >= nextQueryTime && queryTimes.isEmpty {
+      if clockSamples > 0 && now() >= nextQueryTime && queryTimes.isEmpty {
         nextQueryTime = .infinity
         queryTimes[nextQuery] = now()
         try transport.write(link.send(.clockQuery(id: nextQuery), now: now()))

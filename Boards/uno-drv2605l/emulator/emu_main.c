@@ -192,6 +192,13 @@ int main(int argc, char **argv) {
   action.sa_handler = on_signal;
   sigaction(SIGINT, &action, NULL);
   sigaction(SIGTERM, &action, NULL);
+  /* A parent may have started us with these blocked (threads that block signals pass their
+   * mask on to children): unblock them, or SIGTERM would never end the emulator. */
+  sigset_t wanted;
+  sigemptyset(&wanted);
+  sigaddset(&wanted, SIGINT);
+  sigaddset(&wanted, SIGTERM);
+  sigprocmask(SIG_UNBLOCK, &wanted, NULL);
   signal(SIGPIPE, SIG_IGN);
 
   /* The pty path alone on the first line of the real stdout. */

@@ -236,8 +236,10 @@ void hal_idle_until(uint32_t deadline) {
     return;
   }
   if (remaining < 0xFF00) {
-    OCR1A = (uint16_t)deadline; /* compare A fires at the deadline */
-    TIFR1 = _BV(OCF1A);
+    /* Compare A fires at the deadline. A stale OCF1A is not cleared here: it only makes one
+     * early (harmless) wake-up, and writing TIFR1 with interrupts off loses a pending Timer1
+     * overflow in simavr 1.6 (the board clock would jump back 32.8 ms). */
+    OCR1A = (uint16_t)deadline;
     TIMSK1 |= _BV(OCIE1A);
   } else {
     TIMSK1 &= (uint8_t)~_BV(OCIE1A); /* the overflow (every 32.8 ms) wakes us */
