@@ -21,27 +21,9 @@ enum CLIRunner {
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// Runs `hapticctl` with `arguments` and waits for it to exit.
+  /// Runs `hapticctl` with `arguments` (standard input empty) and waits for it to exit.
   static func run(_ arguments: [String]) throws -> Result {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
-    let errData = LockedData()
-    let errReader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    errReader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !errData.isSet { usleep(1000) }
-    return Result(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData.value, as: UTF8.self))
+    try run(arguments, input: [])
   }
 }
 
@@ -56,7 +38,8 @@ final class LockedData: @unchecked Sendable {
 
 extension CLIRunner {
   /// Runs `hapticctl` feeding `lines` to its standard input, each after waiting its delay
-  /// (seconds), then closing the input.
+  /// (seconds), then closing the input; both output pipes are read to the end before waiting,
+  /// so a chatty child never blocks on a full pipe.
   static func run(_ arguments: [String], input lines: [(delay: Double, line: String)]) throws -> Result {
     let process = Process()
     process.executableURL = executable
