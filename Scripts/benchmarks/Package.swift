@@ -30,6 +30,15 @@ let suites: [Target] = [
     dependencies: [
       .product(name: "HapticWire", package: "hapticctl"),
     ]),
+  benchmarkTarget(
+    "SimulatorBenchmarks",
+    dependencies: [
+      "BenchmarkWorkloads",
+      .product(name: "HapticCore", package: "hapticctl"),
+      .product(name: "HapticRenderer", package: "hapticctl"),
+      .product(name: "HapticWire", package: "hapticctl"),
+      .product(name: "HapticSimulator", package: "hapticctl"),
+    ]),
 ]
 
 /// The benchmark suite, kept in its own package so that the root package and `swift test` never
@@ -47,7 +56,22 @@ let package = Package(
   ],
   targets: suites + [
     // Locating and loading the AHAP corpus, shared by the suites.
-    .target(name: "BenchmarkCorpus")
+    .target(name: "BenchmarkCorpus"),
+    // Synthetic patterns shared by SimulatorBenchmarks and EngineMeasurements.
+    .target(name: "BenchmarkWorkloads", dependencies: [.product(name: "HapticCore", package: "hapticctl")]),
+    // Engine latency, onset, CPU and cold-start measurements (issue 6): a measurement tool, not
+    // a benchmark suite (real-time runs with percentiles). `swift run -c release EngineMeasurements`.
+    .executableTarget(
+      name: "EngineMeasurements",
+      dependencies: [
+        "BenchmarkWorkloads",
+        .product(name: "HapticCore", package: "hapticctl"),
+        .product(name: "HapticRenderer", package: "hapticctl"),
+        .product(name: "HapticWire", package: "hapticctl"),
+        .product(name: "HapticTransport", package: "hapticctl"),
+        .product(name: "HapticSimulator", package: "hapticctl"),
+        .product(name: "HapticEngine", package: "hapticctl"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -127,11 +127,15 @@ extension HapticEngine {
     lock.withLock { loop = nil }
   }
 
+  /// The scheduler loop: a pass every ``Configuration/cadence`` while anything plays (the
+  /// queue is refilled at half the lookahead, so a pass every few ms keeps it topped up), every
+  /// ``Configuration/idleCadence`` while nothing does (changes never wait for a pass: they are
+  /// sent when they are made).
   private func runLoop() {
-    let period = UInt32(configuration.cadence * 1_000_000)
     while !lock.withLock({ loopStop }) {
       tick()
-      usleep(period)
+      let quiet = lock.withLock { scheduler?.isQuiet ?? true }
+      usleep(UInt32((quiet ? configuration.idleCadence : configuration.cadence) * 1_000_000))
     }
   }
 

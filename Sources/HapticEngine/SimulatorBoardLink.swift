@@ -153,7 +153,8 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
 
   private func run() {
     while !lock.withLock({ closed }) {
-      usleep(500)
+      // Board time runs on in 2 ms steps (exchanges with the host happen at once, on send).
+      usleep(2_000)
       let messages = lock.withLock { step(at: elapsed()) }
       deliver(messages)
     }

@@ -79,15 +79,19 @@ struct StreamScheduler: Sendable {
   /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if
   /// earlier); returns a `replace` batch when the change falls in drive already sent.
   mutating func schedule(_ action: TrackAction, track id: Int, at frame: Int, now: Int) -> [Batch] {
+    // Catch up first (as a pass of the loop would): the head then reaches past the earliest
+    // frame, so the action goes out now as a replace instead of waiting for the next pass.
+    var batches = tick(now: now)
     let at = max(frame, earliest(now: now))
     Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
     base.schedule(action, track: id, at: at)
     guard at < head.frame else {
       // Beyond what was sent: the head meets it in time.
       head.schedule(action, track: id, at: at)
-      return []
+      return batches
     }
-    return rebase(from: at)
+    batches += rebase(from: at)
+    return batches
   }
 
   /// Applies a change to every future frame from `frame` (loop settings, muting).

@@ -112,7 +112,7 @@ public final class BoardConnection: @unchecked Sendable {
     while true {
       let bytes: [UInt8]
       do {
-        bytes = try transport.read(timeout: 0.001)
+        bytes = try transport.read(timeout: readTimeout())
       } catch {
         finish(.disconnected(error.description))
         return
@@ -178,6 +178,22 @@ public final class BoardConnection: @unchecked Sendable {
           return
         }
       }
+    }
+  }
+
+  /// How long the reader may block: until the next thing it must do itself (a heartbeat, a
+  /// clock query, a retransmission), between 1 and 20 ms. Sends from other threads write
+  /// directly and never wait for it.
+  private func readTimeout() -> Double {
+    lock.withLock {
+      let t = now
+      var due = lastSent + configuration.watchdog / 4
+      if sync != nil {
+        let interval = sync?.isSynchronized == true ? configuration.clockInterval : configuration.clockStartInterval
+        due = min(due, lastClockQuery + interval)
+      }
+      if let deadline = link.nextDeadline { due = min(due, deadline) }
+      return min(max(due - t, 0.001), 0.020)
     }
   }
 

@@ -1,0 +1,99 @@
+import Foundation
+import HapticRenderer
+import HapticSimulator
+
+// Engine measurements for issue 6 (a measurement tool, not timed unit tests). See README.md.
+//
+//   swift run -c release EngineMeasurements [SECTION…] [options]
+//
+// Sections (default: all, in this order): latency, latency-pty, onset, onset-pty, cpu, cpu-pty,
+// cold. Options: --samples N (latency calls, 200), --onset-samples N (in process, 1000),
+// --pty-onset-samples N (150), --cpu-seconds S (10), --bit-rate B (1000000), --hapticctl PATH
+// (default <checkout>/.build/release/hapticctl), --runs N (cold-start runs, 20),
+// --strace-runs N (10; 0 skips the strace breakdown).
+
+let usage = """
+  usage: EngineMeasurements [latency|latency-pty|onset|onset-pty|cpu|cpu-pty|cold …]
+         [--samples N] [--onset-samples N] [--pty-onset-samples N] [--cpu-seconds S]
+         [--bit-rate B] [--hapticctl PATH] [--runs N] [--strace-runs N]
+  """
+let allSections = ["latency", "latency-pty", "onset", "onset-pty", "cpu", "cpu-pty", "cold"]
+var sections: [String] = []
+var options: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  if argument == "-h" || argument == "--help" {
+    print(usage)
+    exit(0)
+  } else if argument.hasPrefix("--") {
+    guard let value = arguments.popFirst() else {
+      print("missing value for \(argument)\n\(usage)")
+      exit(2)
+    }
+    options[String(argument.dropFirst(2))] = value
+  } else if allSections.contains(argument) {
+    sections.append(argument)
+  } else {
+    print("unknown section '\(argument)'\n\(usage)")
+    exit(2)
+  }
+}
+if sections.isEmpty { sections = allSections }
+@MainActor func option(_ name: String, _ fallback: Double) -> Double { options[name].flatMap(Double.init) ?? fallback }
+let samples = Int(option("samples", 200))
+let onsetSamples = Int(option("onset-samples", 1000))
+let ptyOnsetSamples = Int(option("pty-onset-samples", 150))
+let cpuSeconds = option("cpu-seconds", 10)
+let bitRate = option("bit-rate", 1_000_000)
+let runs = Int(option("runs", 20))
+let straceRuns = Int(option("strace-runs", 10))
+// #filePath is <checkout>/Scripts/benchmarks/Sources/EngineMeasurements/main.swift.
+var checkout = URL(fileURLWithPath: #filePath)
+for _ in 0..<5 { checkout.deleteLastPathComponent() }
+let hapticctl = options["hapticctl"] ?? checkout.appendingPathComponent(".build/release/hapticctl").path
+
+let simulatorConfiguration = "sim-lra board, 16 kHz physics, 1 kHz frames, engine defaults (lookahead 30 ms, guard 2 ms, cadence 2 ms)"
+say("EngineMeasurements — \(simulatorConfiguration)")
+do {
+  for section in sections {
+    say("")
+    switch section {
+    case "latency":
+      say("[1] sendParameters → board drive latency, in process (SimulatorBoardLink, real time)")
+      let rig = try InProcessRig(.init(profile: .simLRA), clock: .realTime)
+      try LatencyMeasurement.run(rig, label: "in process", samples: samples)
+      rig.close()
+    case "latency-pty":
+      say("[2] sendParameters → board drive latency over a pty paced at \(Int(bitRate)) bit/s (SimulatorServer + SerialBoardLink)")
+      try PtyBaseline.run()
+      var configuration = SimulatorConfiguration(profile: .simLRA)
+      configuration.clockOffset = 2.5
+      let rig = try PtyRig(configuration, bitRate: bitRate)
+      try LatencyMeasurement.run(rig, label: "pty", samples: samples)
+      rig.close()
+    case "onset":
+      say("[3a] onset error with ±200 ppm board drift, in process, virtual clock")
+      for drift in [-200.0, 200.0] { try OnsetMeasurement.virtual(driftPPM: drift, samples: onsetSamples) }
+    case "onset-pty":
+      say("[3b] onset error with ±200 ppm board drift over the pty (clock sync), real time")
+      for drift in [-200.0, 200.0] {
+        try OnsetMeasurement.pty(driftPPM: drift, samples: ptyOnsetSamples, bitRate: bitRate)
+      }
+    case "cpu":
+      say("[4a] host CPU while streaming, in process (real-time SimulatorBoardLink), \(fmt(cpuSeconds, 0)) s phases")
+      try CPUMeasurement.inProcess(seconds: cpuSeconds)
+    case "cpu-pty":
+      say("[4b] host CPU while streaming over the pty at \(Int(bitRate)) bit/s, \(fmt(cpuSeconds, 0)) s phases")
+      try CPUMeasurement.pty(seconds: cpuSeconds, bitRate: bitRate)
+    case "cold":
+      say("[5] cold hapticctl send --sim: launch to first frame")
+      ColdStart.run(hapticctl: hapticctl, runs: runs, straceRuns: straceRuns)
+    default:
+      break
+    }
+    say("  (\(loadAverage()) on \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+  }
+} catch {
+  say("error: \(error)")
+  exit(1)
+}
