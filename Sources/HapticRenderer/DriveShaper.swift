@@ -15,6 +15,8 @@ struct DriveShaper: Sendable {
   private let alphaCoast: Double
   private let stopThreshold: Double
   private let settleBand: Double
+  /// One level as a fraction of full scale.
+  let resolutionLevel: Double
   /// α / (1 − α): the deadbeat and feed-forward gain (≈ τ / T).
   private let gain: Double
   /// The modelled envelope, in fractions of full-scale drive (an LRA's exact model resets it
@@ -35,6 +37,7 @@ struct DriveShaper: Sendable {
     alphaCoast = exp(-framePeriod / actuator.coastTimeConstant)
     self.stopThreshold = stopThreshold
     settleBand = resolution
+    resolutionLevel = resolution
     gain = alphaDrive / (1 - alphaDrive)
   }
 
@@ -68,37 +71,12 @@ struct DriveShaper: Sendable {
   }
 }
 
-/// The shaper a host-shaped channel uses: the exact resonator model for an LRA, the
-/// first-order envelope model for an ERM.
-enum Shaper: Sendable {
-  case envelope(DriveShaper)
-  case resonator(ResonatorShaper)
-
-  /// True when the actuator is modelled as at rest.
-  var isAtRest: Bool {
-    switch self {
-    case .envelope(let shaper): return shaper.isAtRest
-    case .resonator(let shaper): return shaper.isAtRest
-    }
-  }
-
-  /// The drive for this frame (see ``DriveShaper/drive(toward:crispness:)``).
-  func drive(toward target: Double, crispness: Double, frequency: Double) -> Double {
-    switch self {
-    case .envelope(let shaper): return shaper.drive(toward: target, crispness: crispness)
-    case .resonator(let shaper): return shaper.drive(toward: target, crispness: crispness, frequency: frequency)
-    }
-  }
-
-  /// Advances the model one frame with the drive actually sent.
-  mutating func advance(sent drive: Double, target: Double, frequency: Double) {
-    switch self {
-    case .envelope(var shaper):
-      shaper.advance(sent: drive, target: target)
-      self = .envelope(shaper)
-    case .resonator(var shaper):
-      shaper.advance(sent: drive, target: target, frequency: frequency)
-      self = .resonator(shaper)
-    }
+extension DriveShaper {
+  /// One frame: the drive toward `target`, quantised to a level, and the model advanced with
+  /// what was sent. Returns the level.
+  mutating func step(toward target: Double, crispness: Double, levels: LevelRange) -> Int {
+    let level = levels.quantize(drive(toward: target, crispness: crispness))
+    advance(sent: Double(level) * resolutionLevel, target: target)
+    return level
   }
 }

@@ -3,11 +3,13 @@
 /// quantised level and frequency.
 public struct DriveStage: Sendable {
   private let map: PerceptualMap
-  private var shaper: Shaper?
-  private let maxLevel: Int
-  /// 1 / maxLevel: one level as a fraction of full scale.
-  private let levelScale: Double
-  private let minLevel: Int
+  /// Which shaper is in use. Both are stored (not optional, not in an enum): a mutating call
+  /// on an optional's or an enum's payload copies the whole shaper out and back every frame.
+  private enum Shaping: Sendable { case none, envelope, resonator }
+  private let shaping: Shaping
+  private var envelopeShaper: DriveShaper
+  private var resonatorShaper: ResonatorShaper
+  private let levels: LevelRange
   private let reportsFrequency: Bool
   private var lastFrequency: Double
   private var lastCrispness = 1.0
@@ -25,30 +27,31 @@ public struct DriveStage: Sendable {
     let actuator = profile.channels[channel]
     map = PerceptualMap(
       actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
-    maxLevel = profile.maxLevel
-    levelScale = 1 / Double(profile.maxLevel)
-    minLevel = profile.minLevel
+    levels = LevelRange(min: profile.minLevel, max: profile.maxLevel)
     reportsFrequency = profile.frequencyControl != nil
     lastFrequency = map.frequency(sharpness: 0.5)
-    if profile.shaping == .host {
-      // At rest once the modelled vibration is below half the detection threshold.
-      let threshold = DetectionThreshold.acceleration(at: actuator.resonantFrequency)
-      let stop = 0.5 * threshold * actuator.ratedAmplitude / actuator.ratedAcceleration
-      let resolution = 1 / Double(profile.maxLevel)
-      if actuator.kind == .lra, actuator.qualityFactor != nil {
-        shaper = .resonator(
-          ResonatorShaper(
-            actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution,
-            frequencyBand: profile.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) }))
-      } else {
-        shaper = .envelope(
-          DriveShaper(actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution))
-      }
-    }
+    // At rest once the modelled vibration is below half the detection threshold.
+    let threshold = DetectionThreshold.acceleration(at: actuator.resonantFrequency)
+    let stop = 0.5 * threshold * actuator.ratedAmplitude / actuator.ratedAcceleration
+    let resolution = 1 / Double(profile.maxLevel)
+    let isResonator = actuator.kind == .lra && actuator.qualityFactor != nil
+    envelopeShaper = DriveShaper(
+      actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution)
+    resonatorShaper = ResonatorShaper(
+      actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution,
+      frequencyBand: isResonator
+        ? profile.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) } : nil)
+    shaping = profile.shaping == .driver ? .none : isResonator ? .resonator : .envelope
   }
 
   /// True when the shaper models the actuator at rest (always on driver-shaped boards).
-  public var isAtRest: Bool { shaper?.isAtRest ?? true }
+  public var isAtRest: Bool {
+    switch shaping {
+    case .none: return true
+    case .envelope: return envelopeShaper.isAtRest
+    case .resonator: return resonatorShaper.isAtRest
+    }
+  }
 
   /// The frame `index` for one target.
   public mutating func frame(index: Int, target: FrameTarget) -> Frame {
@@ -95,20 +98,29 @@ public struct DriveStage: Sendable {
       target = 0
     }
     let frequency = power > 0 ? hz : lastFrequency
-    var level: Int
-    if var shaping = shaper {
-      let drive = shaping.drive(toward: target, crispness: lastCrispness, frequency: frequency)
-      level = quantize(drive)
-      shaping.advance(sent: Double(level) * levelScale, target: target, frequency: frequency)
-      shaper = shaping
-    } else {
-      level = quantize(target)
+    let crispness = lastCrispness
+    let level: Int
+    switch shaping {
+    case .resonator:
+      level = resonatorShaper.step(toward: target, crispness: crispness, frequency: frequency, levels: levels)
+    case .envelope:
+      level = envelopeShaper.step(toward: target, crispness: crispness, levels: levels)
+    case .none:
+      level = levels.quantize(target)
     }
     return Frame(index: index, level: level, frequency: reportsFrequency ? Int(frequency.rounded(.toNearestOrEven)) : 0)
   }
 
-  private func quantize(_ drive: Double) -> Int {
-    let level = Int((drive * Double(maxLevel)).rounded(.toNearestOrEven))
-    return Swift.min(Swift.max(level, minLevel), maxLevel)
+}
+
+/// The levels a board takes: quantising a drive (a plain value, so passing it costs nothing).
+struct LevelRange: Sendable {
+  let min: Int
+  let max: Int
+
+  /// The level for a drive (fraction of full scale), rounded and clamped to the range.
+  func quantize(_ drive: Double) -> Int {
+    let level = Int((drive * Double(max)).rounded(.toNearestOrEven))
+    return Swift.min(Swift.max(level, min), max)
   }
 }

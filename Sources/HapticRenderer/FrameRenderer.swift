@@ -42,7 +42,8 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   public mutating func next() -> Frame? {
     guard !finished else { return nil }
     let k = voices.frameIndex
-    let frame = drive.frame(index: k, target: voices.next())
+    let target = voices.next()
+    let frame = drive.frame(index: k, target: target)
     if frame.level == 0 && voices.isFinished && drive.isAtRest { finished = true }
     return frame
   }

@@ -125,6 +125,14 @@ struct ResonatorShaper: Sendable {
     return min(max(drive, -c), c)
   }
 
+  /// One frame: the drive toward `target`, quantised to a level, and the model advanced with
+  /// what was sent. Returns the level.
+  mutating func step(toward target: Double, crispness: Double, frequency: Double, levels: LevelRange) -> Int {
+    let level = levels.quantize(drive(toward: target, crispness: crispness, frequency: frequency))
+    advance(sent: Double(level) * envelopeModel.resolutionLevel, target: target, frequency: frequency)
+    return level
+  }
+
   /// Advances one frame with the drive actually sent (after quantisation).
   mutating func advance(sent drive: Double, target: Double, frequency: Double) {
     envelopeModel.advance(sent: drive, target: target)
