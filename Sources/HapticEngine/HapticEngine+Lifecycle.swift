@@ -146,7 +146,9 @@ extension HapticEngine {
     var finished: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
     var idleStop = false
     let batches = lock.withLock { () -> [StreamScheduler.Batch] in
-      guard running, var scheduler else { return [] }
+      // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
+      guard running, var scheduler = self.scheduler.take() else { return [] }
+      defer { self.scheduler = scheduler }
       let batches = scheduler.tick(now: now)
       // Players whose end the board has played.
       var anyActive = false
@@ -161,7 +163,6 @@ extension HapticEngine {
         if let end = track.finishedAt, end > now { anyActive = true }
       }
       scheduler.prune(keeping: Set(players.keys))
-      self.scheduler = scheduler
       if !anyActive, newlyFinished, let handler = finishedHandler {
         finishedHandler = nil
         finished = handler

@@ -17,10 +17,11 @@ public final class HapticEngine: @unchecked Sendable {
     /// The earliest a change made now takes effect: covers transmission and clock error (at
     /// least the link's ``BoardLink/minimumLead``: 8 ms at 115 200 baud, 2 ms at 1 Mbaud).
     public var guardTime = 0.002
-    /// Period of the scheduler loop while something plays (well under half the lookahead).
-    public var cadence = 0.004
+    /// Period of the scheduler loop while something plays: well under half the lookahead, since
+    /// the queue is refilled when half of it is left (changes never wait for a pass).
+    public var cadence = 0.008
     /// Period of the scheduler loop while nothing plays.
-    public var idleCadence = 0.020
+    public var idleCadence = 0.050
     /// Idle time before an auto-shutdown (when ``HapticEngine/isAutoShutdownEnabled``).
     public var idleTimeout = 120.0
     /// How long ``HapticEngine/start()`` waits for clock sync.

@@ -51,6 +51,8 @@ struct MixState: Sendable {
 
   /// Drops finished tracks with nothing pending.
   mutating func prune(keeping ids: Set<Int>) {
+    // Only when there is something to drop: removeAll would otherwise still write the array.
+    guard tracks.contains(where: { !ids.contains($0.id) }) else { return }
     tracks.removeAll { !ids.contains($0.id) && $0.actions.isEmpty && ($0.state == .finished || $0.state == .idle) }
   }
 
@@ -59,16 +61,20 @@ struct MixState: Sendable {
     tracks.allSatisfy { $0.actions.isEmpty && $0.state != .playing } && drives.allSatisfy(\.isAtRest)
   }
 
-  /// Renders the current frame of every channel and moves on.
-  mutating func render() -> [Frame] {
-    var targets = Array(repeating: [FrameTarget](), count: drives.count)
+  /// Per-channel target lists, reused from frame to frame (no allocation per frame).
+  private var targets: [[FrameTarget]] = []
+
+  /// Renders the current frame of every channel into `frames` (replacing its contents) and
+  /// moves on.
+  mutating func render(into frames: inout [Frame]) {
+    if targets.count != drives.count { targets = Array(repeating: [], count: drives.count) }
+    for channel in targets.indices { targets[channel].removeAll(keepingCapacity: true) }
     for index in tracks.indices { tracks[index].next(frame: frame, into: &targets) }
-    var frames: [Frame] = []
-    frames.reserveCapacity(drives.count)
+    frames.removeAll(keepingCapacity: true)
     for channel in drives.indices {
-      frames.append(drives[channel].frame(index: frame, targets: muted ? [] : targets[channel]))
+      if muted { targets[channel].removeAll(keepingCapacity: true) }
+      frames.append(drives[channel].frame(index: frame, targets: targets[channel]))
     }
     frame += 1
-    return frames
   }
 }

@@ -139,8 +139,9 @@ struct StreamScheduler: Sendable {
     var encoders: [SegmentEncoder] = []
     var segments: [[Segment]] = []
     var driven = false
+    var frames: [Frame] = []
     while head.frame < end {
-      let frames = head.render()
+      head.render(into: &frames)
       if encoders.isEmpty {
         encoders = Array(repeating: SegmentEncoder(), count: frames.count)
         segments = Array(repeating: [], count: frames.count)
@@ -165,12 +166,13 @@ struct StreamScheduler: Sendable {
 
   /// Advances `state` to `frame` by rendering (or, when `quietJump` and nothing sounds, jumping).
   private static func advance(_ state: inout MixState, to frame: Int, quietJump: Bool) {
+    var frames: [Frame] = []
     while state.frame < frame {
       if quietJump && state.isQuiet {
         state.jump(to: frame)
         return
       }
-      _ = state.render()
+      state.render(into: &frames)
     }
   }
 }
