@@ -162,6 +162,31 @@ struct EmulatedBoardTests {
     return run
   }
 
+  /// `sendRun`, retried (up to 3 runs, each recorded as a known issue) when the first contact
+  /// with a freshly booted emulated board fails: the host gets no capabilities (the marker's
+  /// own identify, or `send`'s probe). Seen in about one run in ten on a busy 2-core machine and
+  /// not yet explained (the board's reset notice, sent before anyone listened and buffered in
+  /// the pty, meets the host's first SYN); a failure in every run is a real failure.
+  private func sendRunConnected(_ pattern: HeldPattern, extra: [String]) throws -> SendRun {
+    var lastError: (any Error)?
+    for attempt in 1...3 {
+      do {
+        let run = try sendRun(pattern, extra: extra)
+        guard run.sendOutput.contains("no answer within"), attempt < 3 else { return run }
+        lastError = EmulatorError("send: \(run.sendOutput)")
+      } catch let error as EmulatorError where error.description.contains("no capabilities") && attempt < 3 {
+        lastError = error
+      }
+      withKnownIssue(
+        Comment(rawValue: "first contact with the emulated board failed (no capabilities); retried"),
+        isIntermittent: true
+      ) {
+        Issue.record(Comment(rawValue: "\(pattern.rawValue), attempt \(attempt): \(lastError.map { "\($0)" } ?? "")"))
+      }
+    }
+    throw lastError ?? EmulatorError("no run")
+  }
+
   /// Records a run spoilt by the emulation rather than by what is compared (it is retried) as a
   /// known issue: the board clock running a whole Timer1 period off the simulation, or the
   /// emulator falling behind real time (the host then sees the board clock stall).
@@ -186,7 +211,7 @@ struct EmulatedBoardTests {
   private func sendRunMatching(_ pattern: HeldPattern, extra: [String], attempts: Int = 5) throws -> SendRun? {
     var slipped = false
     for attempt in 1...attempts {
-      let run = try sendRun(pattern, extra: extra)
+      let run = try sendRunConnected(pattern, extra: extra)
       #expect(run.sendStatus == 0, "hapticctl send: exit \(run.sendStatus)\n\(run.sendOutput)")
       #expect(run.emulatorStatus == 0, "emulator exit \(run.emulatorStatus)\n\(run.emulatorLog)")
       guard let comparison = run.comparison, comparison.failureCount > 0 else { return run }
@@ -256,7 +281,7 @@ struct EmulatedBoardTests {
   /// The same comparison for a pattern started "now" (plain `send`): the onset must survive.
   @Test("send starting now keeps the pattern's onset")
   func sendStartingNowKeepsItsOnset() throws {
-    let run = try sendRun(.transientsAndContinuous, extra: [])
+    let run = try sendRunConnected(.transientsAndContinuous, extra: [])
     #expect(run.sendStatus == 0, "hapticctl send: exit \(run.sendStatus)\n\(run.sendOutput)")
     #expect(run.emulatorStatus == 0, "emulator exit \(run.emulatorStatus)\n\(run.emulatorLog)")
     let comparison = try #require(run.comparison, "no non-zero RTP write between the markers")
