@@ -28,6 +28,7 @@ let suites: [Target] = [
   benchmarkTarget(
     "WireBenchmarks",
     dependencies: [
+      .product(name: "HapticCore", package: "hapticctl"),
       .product(name: "HapticWire", package: "hapticctl"),
     ]),
   benchmarkTarget(

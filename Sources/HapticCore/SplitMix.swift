@@ -1,6 +1,6 @@
 /// SplitMix64: a tiny, fast, deterministic random generator. Seeded runs replay exactly, which is
 /// what fault injection and property tests need (not for anything security-related).
-public struct SplitMix: Sendable {
+public struct SplitMix: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator from `seed`.
@@ -18,5 +18,12 @@ public struct SplitMix: Sendable {
   /// A uniform value in [0, 1) with 53 random bits.
   public mutating func unit() -> Double {
     Double(next() >> 11) / Double(1 << 53)
+  }
+}
+
+extension SplitMix {
+  /// A uniform integer in `range` (modulo the range's size; fine for tests and workloads).
+  public mutating func next(in range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
   }
 }

@@ -46,40 +46,15 @@ struct QueuedBoard: Sendable {
     var render = try! ChannelRender(pattern: Workloads.tenSeconds(), profile: .simLRA)
     let rendered = render.collect().segments
     let levelBytes = configuration.profile.levelBytes
-    let ticksPerFrame = Int(configuration.ticksPerFrame)
     let firstFrame = 10
-    // Packed as the engine's batch packer does: ≤ 255 segments and ≤ 246 payload bytes each.
-    var chunk: [SegmentBatch.Segment] = []
-    var chunkStart = firstFrame
-    var frame = firstFrame
-    var size = 7
-    var previous: Segment?
-    func flush() {
-      guard !chunk.isEmpty else { return }
-      let batch = SegmentBatch(
-        channel: 0, startTime: UInt32(chunkStart * ticksPerFrame), levelBytes: UInt8(levelBytes), segments: chunk)
-      exchange(host.send(.queueSegments(batch), now: 0))
-      chunk = []
-      size = 7
-      previous = nil
-      chunkStart = frame
+    // Packed as the engine packs them: ≤ 255 segments and ≤ 246 payload bytes a message.
+    for message in SegmentBatch.messages(
+      for: rendered, channel: 0, startFrame: firstFrame, levelBytes: levelBytes,
+      ticksPerFrame: configuration.ticksPerFrame)
+    {
+      exchange(host.send(message, now: 0))
     }
-    for segment in rendered {
-      let bytes = SegmentPayload.size(segment, after: previous, levelBytes: levelBytes)
-      if size + bytes > WireFrame.maxPayload || chunk.count == 255 {
-        flush()
-        size += SegmentPayload.size(segment, after: nil, levelBytes: levelBytes)
-      } else {
-        size += bytes
-      }
-      chunk.append(
-        SegmentBatch.Segment(
-          frames: segment.frames, startLevel: segment.startLevel, endLevel: segment.endLevel,
-          startFrequency: segment.startFrequency, endFrequency: segment.endFrequency))
-      previous = segment
-      frame += segment.frames
-    }
-    flush()
+    let frame = firstFrame + rendered.reduce(0) { $0 + $1.frames }
     self.board = board
     heartbeat = host.unreliable(.heartbeat)
     driveSeconds = Double(frame - firstFrame) * configuration.profile.framePeriod

@@ -1,24 +1,8 @@
 import Benchmark
 import Foundation
+import HapticCore
 import HapticWire
 
-/// A small deterministic generator (SplitMix64), so every run builds the same stream.
-struct SplitMix64 {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A value in `range`.
-  mutating func next(in range: ClosedRange<Int>) -> Int {
-    range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-  }
-}
 
 /// The synthetic wire stream: 10,000 `queue segments` messages, each with 4–12 segments, and
 /// their frames encoded back to back. Built once per process, outside the measured blocks.
@@ -48,7 +32,7 @@ struct WireStream: Sendable {
   /// ±127, 80–300 Hz): short transient bursts, medium ramps, some long holds (2-byte durations),
   /// the odd brake pulse; most segments continue from the previous one, some jump. Every 5th
   /// message is for a 16-bit board (2-byte levels), every 4th for an amplitude-only board (0 Hz).
-  static func batch(_ index: Int, startTime: UInt32, rng: inout SplitMix64) -> SegmentBatch {
+  static func batch(_ index: Int, startTime: UInt32, rng: inout SplitMix) -> SegmentBatch {
     let wide = index % 5 == 4
     let levelScale = wide ? 256 : 1
     let maxLevel = wide ? 32_767 : 127
@@ -94,7 +78,7 @@ struct WireStream: Sendable {
   /// Builds the stream, checks that it decodes back to the same messages with nothing rejected,
   /// and reports its size to standard error.
   static func make() -> WireStream {
-    var rng = SplitMix64(state: 0x6861_7074_6963)
+    var rng = SplitMix(seed: 0x6861_7074_6963)
     var times: [UInt32] = [1_000_000, 1_000_000]  // per channel, 1 MHz ticks
     var messages: [WireMessage] = []
     messages.reserveCapacity(messageCount)

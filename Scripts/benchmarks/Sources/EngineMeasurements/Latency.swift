@@ -22,7 +22,7 @@ enum LatencyMeasurement {
   }
 
   static func run(_ rig: any Rig, label: String, samples: Int, seed: UInt64 = 6) throws {
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix(seed: seed)
     let length = Double(samples) * 0.07 + 3
     let pattern = HapticPattern(events: [
       HapticEvent(

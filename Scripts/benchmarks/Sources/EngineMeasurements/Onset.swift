@@ -1,3 +1,4 @@
+import HapticCore
 import BenchmarkWorkloads
 import HapticEngine
 import HapticSimulator
@@ -23,7 +24,7 @@ enum OnsetMeasurement {
     let rig = try InProcessRig(configuration, clock: .virtual)
     rig.engine.advance(to: 0.5)
     let player = try rig.engine.makePlayer(with: Workloads.oneTransient())
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix(seed: seed)
     var taken: [Sample] = []
     for _ in 0..<samples {
       let call = rig.now()
@@ -44,7 +45,7 @@ enum OnsetMeasurement {
     let rig = try PtyRig(configuration, bitRate: bitRate)
     let startedAt = rig.now()
     let player = try rig.engine.makePlayer(with: Workloads.oneTransient())
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix(seed: seed)
     var taken: [Sample] = []
     for _ in 0..<samples {
       let engineNow = rig.engine.currentTime

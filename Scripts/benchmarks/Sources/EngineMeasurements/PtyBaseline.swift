@@ -1,4 +1,5 @@
 import Foundation
+import HapticCore
 import HapticTransport
 
 /// The pseudo-terminal's own one-way delivery latency on this machine, both directions, with
@@ -14,7 +15,7 @@ enum PtyBaseline {
       pty.boardSide.close()
     }
     let clock = ContinuousClock()
-    var rng = SplitMix64(state: 9)
+    var rng = SplitMix(seed: 9)
     var toBoard: [Double] = []
     var toHost: [Double] = []
     let message = [UInt8](repeating: 0x55, count: 32)

@@ -1,4 +1,5 @@
 import Foundation
+import HapticCore
 
 #if canImport(Glibc)
   import Glibc
@@ -66,17 +67,6 @@ func sayStats(_ label: String, _ values: [Double], scale: Double = 1000, unit: S
   }
 }
 
-/// SplitMix64: a seeded generator, so runs draw the same spacings and offsets.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// CPU time of the process and of each of its threads.
 enum CPUTime {
