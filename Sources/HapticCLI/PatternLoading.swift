@@ -24,7 +24,7 @@ enum PatternLoading {
 
   /// The profile of board `id` (built-in or from the user board folders), or a usage error
   /// naming the known ids.
-  static func profile(_ id: String, boards: BoardOptions = BoardOptions()) throws -> BoardProfile {
+  static func profile(_ id: String, boards: BoardOptions) throws -> BoardProfile {
     try boards.board(id).profile
   }
 }
