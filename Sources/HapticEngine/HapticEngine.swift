@@ -82,7 +82,6 @@ public final class HapticEngine: @unchecked Sendable {
     var reset: (@Sendable () -> Void)?
     var autoShutdown = false
     var muted = false
-    var hapticsOnly = true
   }
 
   /// Callbacks of one player.
@@ -162,8 +161,8 @@ public final class HapticEngine: @unchecked Sendable {
 
   /// Boards play haptics only; audio events are always ignored (this stays `true`).
   public var playsHapticsOnly: Bool {
-    get { lock.withLock { handlers.hapticsOnly } }
-    set { lock.withLock { handlers.hapticsOnly = true } }
+    get { true }
+    set {}  // nothing to switch: a board has no audio
   }
 
   /// Board seconds now (clock sync), or 0 before the clock is known.
@@ -187,8 +186,8 @@ public final class HapticEngine: @unchecked Sendable {
       }
       report.wireBytes = statistics.bytesSent
       report.retransmissions = statistics.retransmissions
-      report.boardUnderruns = Int(lastStatus?.channels.reduce(0) { $0 + Int($1.underruns) } ?? 0)
-      report.lateSegments = Int(lastStatus?.channels.reduce(0) { $0 + Int($1.lateSegments) } ?? 0)
+      report.boardUnderruns = lastStatus?.totalUnderruns ?? 0
+      report.lateSegments = lastStatus?.totalLateSegments ?? 0
       return report
     }
   }

@@ -23,8 +23,8 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   public var isVirtual: Bool { clock == .virtual }
   private let lock = NSLock()
   private var board: SimulatedBoard
-  private var host = ReliableLink(session: 0x3C)
-  private var decoder = FrameDecoder()
+  private var host: ReliableLink
+  private var decoder: FrameDecoder
   private var virtualNow = 0.0
   private let started = ContinuousClock.now
   private var lastSent = 0.0
@@ -41,19 +41,25 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
     self.clock = clock
     var board = SimulatedBoard(configuration: configuration)
     board.logsDrive = logsDrive
-    self.board = board
-    capabilities = configuration.capabilities(
-      bootCount: configuration.bootCount, watchdog: configuration.watchdog,
-      calibrated: configuration.profile.channels.map { _ in configuration.supportsCalibration ? .uncalibrated : .notApplicable })
     profile = configuration.profile
-    // Identify through the protocol, as a probe would (answers arrive at once in process).
-    let messages = lock.withLock { () -> [WireMessage] in
-      exchange(host.send(.identify, now: 0), at: 0)
-    }
-    guard messages.contains(where: { if case .capabilities = $0 { return true } else { return false } }) else {
+    // Identify through the protocol, as a probe would (answers arrive at once in process); the
+    // capabilities are the board's answer.
+    var host = ReliableLink(session: 0x3C)
+    var decoder = FrameDecoder()
+    let answer = host.receive(decoder.feed(board.receive(host.send(.identify, now: 0))), now: 0)
+    _ = board.receive(answer.bytes)  // the host's acknowledgements
+    self.board = board
+    self.host = host
+    self.decoder = decoder
+    let announced = answer.frames.lazy.compactMap { try? WireMessage.decode(type: $0.type, payload: $0.payload) }
+      .compactMap { message -> BoardCapabilities? in
+        if case .capabilities(let capabilities) = message { return capabilities } else { return nil }
+      }.first
+    guard let announced else {
       throw HapticEngineError(.serverInitFailed, "the simulated board did not answer identify")
     }
-    if configuration.noActuator {
+    capabilities = announced
+    if !announced.channels.contains(where: { $0.kind != .none }) {
       throw HapticEngineError(.notSupported, "simulated \(configuration.profile.id): no actuator reported")
     }
     if clock == .realTime {

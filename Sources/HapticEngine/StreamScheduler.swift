@@ -23,7 +23,6 @@ struct StreamScheduler: Sendable {
     var replaces = 0
     /// Ticks that found the host behind the board (frames lost, not caught up).
     var underruns = 0
-    var framesSkipped = 0
   }
 
   /// Frames rendered ahead of the board's current frame.
@@ -61,7 +60,6 @@ struct StreamScheduler: Sendable {
       // the board's current frame.
       if !base.isQuiet {
         counters.underruns += 1
-        counters.framesSkipped += now - head.frame
       }
       Self.advance(&base, to: now, quietJump: true)
       head = base

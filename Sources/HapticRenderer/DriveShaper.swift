@@ -14,8 +14,7 @@ struct DriveShaper: Sendable {
   private let alphaDrive: Double
   private let alphaCoast: Double
   private let stopThreshold: Double
-  private let settleBand: Double
-  /// One level as a fraction of full scale.
+  /// One level as a fraction of full scale (within three of them the shaper feeds forward).
   let resolutionLevel: Double
   /// α / (1 − α): the deadbeat and feed-forward gain (≈ τ / T).
   private let gain: Double
@@ -36,7 +35,6 @@ struct DriveShaper: Sendable {
     alphaDrive = exp(-framePeriod / actuator.driveTimeConstant)
     alphaCoast = exp(-framePeriod / actuator.coastTimeConstant)
     self.stopThreshold = stopThreshold
-    settleBand = resolution
     resolutionLevel = resolution
     gain = alphaDrive / (1 - alphaDrive)
   }
@@ -51,7 +49,7 @@ struct DriveShaper: Sendable {
     let upper = target + (1 - target) * c
     let lower = target * (1 - c) - c
     // Near the target: feed-forward d + τ·ḋ. Far from it: deadbeat d + τ/T·(d − E).
-    let nearTarget = target > 0 && abs(target - envelope) <= 3 * settleBand
+    let nearTarget = target > 0 && abs(target - envelope) <= 3 * resolutionLevel
     let drive = nearTarget
       ? target + gain * (target - previousTarget) : target + gain * (target - envelope)
     return min(max(drive, lower), upper)

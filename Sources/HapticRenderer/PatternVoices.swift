@@ -88,9 +88,6 @@ public struct PatternVoices: Sendable {
   /// True once every event has started and ended (nothing will sound again).
   public var isFinished: Bool { active.isEmpty && nextEvent == events.count }
 
-  /// True when nothing sounds now and the next event starts later than the next frame.
-  var isIdle: Bool { active.isEmpty && (nextEvent == events.count || startFrames[nextEvent] > frameIndex) }
-
   /// Adds a dynamic parameter step (a player's `sendParameters`); it takes effect from its
   /// time, which should not lie before the current frame.
   public mutating func insert(_ parameter: DynamicParameter) {

@@ -47,9 +47,6 @@ public struct DriveQueue: Sendable {
   /// Segments queued and not yet finished.
   public var fill: Int { entries.count - head }
 
-  /// Where the queued drive ends (or `nil` when empty).
-  public var queuedEnd: UInt64? { head < entries.count ? entries[entries.count - 1].end : nil }
-
   /// Queues a batch starting at the absolute tick `start` (`replace`: first drop everything at or
   /// after `start`). Returns the free slots when it does not fit (nothing is queued then).
   /// A batch that overlaps queued drive without `replace` takes over from its start, as a

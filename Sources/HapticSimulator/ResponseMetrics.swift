@@ -81,13 +81,13 @@ public struct ResponseAnalyzer: SimulationTrace, Sendable {
       // Rise: the first crossing of 90 % of the envelope's peak, interpolated between peaks.
       let target = 0.9 * top
       if let index = peaks.firstIndex(where: { $0.value >= target }) {
-        let crossing = Self.crossing(peaks, index, target, rising: true)
+        let crossing = Self.crossing(peaks, index, target)
         result.riseMilliseconds = max(crossing - start, 0) * 1000
       }
       // Stop: after the last peak at or above the threshold, where the envelope falls below it.
       let threshold = Self.detectionThreshold
       if let index = peaks.lastIndex(where: { $0.value >= threshold }) {
-        let crossing = index + 1 < peaks.count ? Self.crossing(peaks, index + 1, threshold, rising: false) : endTime
+        let crossing = index + 1 < peaks.count ? Self.crossing(peaks, index + 1, threshold) : endTime
         result.stopMilliseconds = max(crossing - end, 0) * 1000
       } else {
         result.stopMilliseconds = 0
@@ -98,7 +98,7 @@ public struct ResponseAnalyzer: SimulationTrace, Sendable {
 
   /// Where the line between peak `index − 1` and peak `index` crosses `level`.
   private static func crossing(
-    _ peaks: [(time: Double, value: Double)], _ index: Int, _ level: Double, rising: Bool
+    _ peaks: [(time: Double, value: Double)], _ index: Int, _ level: Double
   ) -> Double {
     guard index > 0 else { return peaks[index].time }
     let (t0, v0) = peaks[index - 1]

@@ -91,9 +91,6 @@ public struct SimulatedBoard: Sendable {
   /// The board clock now.
   public var now: UInt64 { boardTicks(at: time) }
 
-  /// The boot counter (it increments on every ``reset(cause:)``).
-  public var currentBootCount: UInt16 { bootCount }
-
   /// The drive each channel plays now: level as a fraction of full scale, and frequency in Hz.
   public var currentDrive: [(level: Double, frequency: Double)] {
     levels.indices.map { (levels[$0], frequencies[$0]) }
@@ -203,9 +200,6 @@ public struct SimulatedBoard: Sendable {
           lateSegments: UInt16(clamping: queues[index].lateSegments), level: Int16(clamping: queues[index].current.level))
       })
   }
-
-  /// The actuator state of a channel (for tests and measurements).
-  public func actuator(_ channel: Int) -> ActuatorPhysics { physics[channel] }
 
   private mutating func takePending() -> [UInt8] {
     defer { pending = [] }

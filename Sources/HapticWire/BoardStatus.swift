@@ -91,3 +91,10 @@ public struct BoardStatus: Sendable, Hashable {
     return BoardStatus(boardTime: time, watchdog: watchdog, faults: faults, badFrames: bad, channels: channels)
   }
 }
+
+extension BoardStatus {
+  /// Underruns over every channel.
+  public var totalUnderruns: Int { channels.reduce(0) { $0 + Int($1.underruns) } }
+  /// Late batches over every channel.
+  public var totalLateSegments: Int { channels.reduce(0) { $0 + Int($1.lateSegments) } }
+}

@@ -56,12 +56,7 @@ final class InProcessRig: Rig {
   func driveLog() -> [SimulatedBoard.DriveChange] { link.snapshot.driveLog }
   func boardSeconds(atRig t: Double) -> Double { trueBoardSeconds(configuration, at: t) }
   func boardCounters() -> (underruns: Int, late: Int, watchdog: Int, badFrames: Int) {
-    let board = link.snapshot
-    let status = board.status
-    return (
-      status.channels.reduce(0) { $0 + Int($1.underruns) }, status.channels.reduce(0) { $0 + Int($1.lateSegments) },
-      board.counters.watchdogStops, board.counters.badFrames
-    )
+    counters(of: link.snapshot)
   }
   func extraReport() -> String? { nil }
   func close() { engine.close() }
@@ -130,12 +125,7 @@ final class PtyRig: Rig {
   func driveLog() -> [SimulatedBoard.DriveChange] { server.snapshot.driveLog }
   func boardSeconds(atRig t: Double) -> Double { trueBoardSeconds(configuration, at: t) }
   func boardCounters() -> (underruns: Int, late: Int, watchdog: Int, badFrames: Int) {
-    let board = server.snapshot
-    let status = board.status
-    return (
-      status.channels.reduce(0) { $0 + Int($1.underruns) }, status.channels.reduce(0) { $0 + Int($1.lateSegments) },
-      board.counters.watchdogStops, board.counters.badFrames
-    )
+    counters(of: server.snapshot)
   }
   func extraReport() -> String? {
     let counters = server.counters
@@ -191,4 +181,9 @@ final class IdleServer {
     client.close()
     paced.close()
   }
+}
+
+/// A simulated board's underruns, late batches, watchdog stops and bad frames.
+func counters(of board: SimulatedBoard) -> (underruns: Int, late: Int, watchdog: Int, badFrames: Int) {
+  (board.status.totalUnderruns, board.status.totalLateSegments, board.counters.watchdogStops, board.counters.badFrames)
 }
