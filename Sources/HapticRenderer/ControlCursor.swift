@@ -30,6 +30,14 @@ struct ControlCursor: Sendable {
   private var index = -1
   /// Within the current curve: the last control point at or before the last time asked.
   private var point = 0
+  /// The linear piece found by the last lookup: until pattern time `pieceEnd` the raw value is
+  /// `pieceValue + pieceSlope × ((t − pieceCurveTime) − pieceTime)` (the same arithmetic as a
+  /// full lookup, so the fast path gives identical values).
+  private var pieceEnd = -Double.infinity
+  private var pieceValue = 0.0
+  private var pieceSlope = 0.0
+  private var pieceCurveTime = 0.0
+  private var pieceTime = 0.0
 
   init(_ id: DynamicParameterID, pattern: HapticPattern) {
     self.id = id
@@ -66,26 +74,62 @@ struct ControlCursor: Sendable {
   var isConstant: Bool { entries.isEmpty }
 
   /// The value at `t`; `t` must not decrease between calls.
+  @inline(__always)
   mutating func value(at t: Double) -> Double {
+    if t >= pieceEnd { findPiece(at: t) }
+    let raw = pieceSlope == 0 ? pieceValue : pieceValue + pieceSlope * ((t - pieceCurveTime) - pieceTime)
+    return Swift.min(Swift.max(raw, low), high)
+  }
+
+  /// The pattern time until which the value stays what it is at `t` (the last lookup's time):
+  /// the end of a flat piece, or `t` itself while a curve is moving.
+  func constant(from t: Double) -> Double {
+    pieceSlope == 0 ? pieceEnd : t
+  }
+
+  /// The pattern time at which the piece found by the last lookup ends (the value may bend or
+  /// jump there).
+  var pieceEndTime: Double { pieceEnd }
+
+  /// Looks up the entry and linear piece in effect at `t`.
+  private mutating func findPiece(at t: Double) {
     while index + 1 < entries.count && entries[index + 1].start <= t {
       index += 1
       point = 0
     }
-    guard index >= 0 else { return id.defaultValue }
+    let nextStart = index + 1 < entries.count ? entries[index + 1].start : Double.infinity
+    pieceSlope = 0
+    pieceCurveTime = 0
+    pieceTime = 0
+    guard index >= 0 else {
+      pieceValue = id.defaultValue
+      pieceEnd = nextStart
+      return
+    }
     let entry = entries[index]
-    let raw = entry.pointCount == 0 ? entry.value : curveValue(entry, at: t - entry.curveTime)
-    return Swift.min(Swift.max(raw, low), high)
-  }
-
-  /// The curve's value `t` seconds after its start, walking forward from the last point.
-  private mutating func curveValue(_ entry: Entry, at t: Double) -> Double {
+    guard entry.pointCount > 0 else {
+      pieceValue = entry.value
+      pieceEnd = nextStart
+      return
+    }
+    // Walk forward to the last point at or before t (a step at shared times: the last wins).
     let first = entry.firstPoint
     let last = first + entry.pointCount - 1
-    if t < pointTimes[first] { return pointValues[first] }
-    if t >= pointTimes[last] { return pointValues[last] }
+    let local = t - entry.curveTime
     if point < first { point = first }
-    while point + 1 <= last && pointTimes[point + 1] <= t { point += 1 }
-    if pointTimes[point + 1] <= pointTimes[point] { return pointValues[point + 1] }
-    return pointValues[point] + pointSlopes[point] * (t - pointTimes[point])
+    while point + 1 <= last && pointTimes[point + 1] <= local { point += 1 }
+    if local < pointTimes[first] {
+      pieceValue = pointValues[first]
+      pieceEnd = Swift.min(nextStart, entry.curveTime + pointTimes[first])
+    } else if point == last {
+      pieceValue = pointValues[last]
+      pieceEnd = nextStart
+    } else {
+      pieceValue = pointValues[point]
+      pieceSlope = pointSlopes[point]
+      pieceCurveTime = entry.curveTime
+      pieceTime = pointTimes[point]
+      pieceEnd = Swift.min(nextStart, entry.curveTime + pointTimes[point + 1])
+    }
   }
 }

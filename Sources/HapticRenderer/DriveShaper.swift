@@ -40,9 +40,12 @@ struct DriveShaper: Sendable {
   }
 
   /// True when the actuator is modelled as at rest.
-  var isAtRest: Bool { envelope == 0 }
+  var isAtRest: Bool {
+    @inline(__always) get { envelope == 0 }
+  }
 
   /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1.
+  @inline(__always)
   func drive(toward target: Double, crispness: Double) -> Double {
     if target <= 0 && envelope < stopThreshold { return 0 }
     let c = min(max(crispness, 0), 1)
@@ -57,6 +60,7 @@ struct DriveShaper: Sendable {
 
   /// Advances the model one frame with the drive actually sent (after quantisation) toward
   /// `target`.
+  @inline(__always)
   mutating func advance(sent drive: Double, target: Double) {
     previousTarget = target
     if drive == 0 {
@@ -72,6 +76,7 @@ struct DriveShaper: Sendable {
 extension DriveShaper {
   /// One frame: the drive toward `target`, quantised to a level, and the model advanced with
   /// what was sent. Returns the level.
+  @inline(__always)
   mutating func step(toward target: Double, crispness: Double, levels: LevelRange) -> Int {
     let level = levels.quantize(drive(toward: target, crispness: crispness))
     advance(sent: Double(level) * resolutionLevel, target: target)

@@ -46,17 +46,20 @@ public struct DriveStage: Sendable {
 
   /// True when the shaper models the actuator at rest (always on driver-shaped boards).
   public var isAtRest: Bool {
-    switch shaping {
-    case .none: return true
-    case .envelope: return envelopeShaper.isAtRest
-    case .resonator: return resonatorShaper.isAtRest
+    @inline(__always) get {
+      switch shaping {
+      case .none: return true
+      case .envelope: return envelopeShaper.isAtRest
+      case .resonator: return resonatorShaper.isAtRest
+      }
     }
   }
 
   /// The frame `index` for one target.
+  @inline(__always)
   public mutating func frame(index: Int, target: FrameTarget) -> Frame {
     if target.power <= 0 && isAtRest {
-      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.rounded(.toNearestOrEven)) : 0)
+      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.roundedToEven) : 0)
     }
     return shape(
       index: index, power: target.power, hz: target.hz, crispness: target.crispness, hasVoices: target.hasVoices)
@@ -79,11 +82,12 @@ public struct DriveStage: Sendable {
     let sounding = targets.filter { $0.power > 0 }
     let hz = sounding.count == 1 ? sounding[0].hz : (power > 0 ? weighted / power : lastFrequency)
     if power <= 0 && isAtRest {
-      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(hz.rounded(.toNearestOrEven)) : 0)
+      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(hz.roundedToEven) : 0)
     }
     return shape(index: index, power: power, hz: hz, crispness: crispness, hasVoices: hasVoices)
   }
 
+  @inline(__always)
   private mutating func shape(index: Int, power: Double, hz: Double, crispness: Double, hasVoices: Bool) -> Frame {
     let target: Double
     if hasVoices { lastCrispness = crispness }
@@ -108,7 +112,7 @@ public struct DriveStage: Sendable {
     case .none:
       level = levels.quantize(target)
     }
-    return Frame(index: index, level: level, frequency: reportsFrequency ? Int(frequency.rounded(.toNearestOrEven)) : 0)
+    return Frame(index: index, level: level, frequency: reportsFrequency ? Int(frequency.roundedToEven) : 0)
   }
 
 }
@@ -119,8 +123,29 @@ struct LevelRange: Sendable {
   let max: Int
 
   /// The level for a drive (fraction of full scale), rounded and clamped to the range.
+  @inline(__always)
   func quantize(_ drive: Double) -> Int {
-    let level = Int((drive * Double(max)).rounded(.toNearestOrEven))
+    let level = Int((drive * Double(max)).roundedToEven)
     return Swift.min(Swift.max(level, min), max)
+  }
+}
+
+extension Double {
+  /// The nearest whole number, ties to even: `rounded(.toNearestOrEven)` without a call into
+  /// libm (x86-64's baseline has no rounding instruction). Adding and subtracting 1.5·2⁵² makes
+  /// the FPU round to an integer in its default mode; magnitudes of 2⁵¹ and more are whole
+  /// numbers already.
+  @inline(__always)
+  var roundedToEven: Double {
+    let magic = 6_755_399_441_055_744.0
+    guard abs(self) < 2_251_799_813_685_248.0 else { return self }
+    return (self + magic) - magic
+  }
+
+  /// The largest whole number not above this one: `rounded(.down)` without a call into libm.
+  @inline(__always)
+  var roundedDownFast: Double {
+    let nearest = roundedToEven
+    return nearest > self ? nearest - 1 : nearest
   }
 }

@@ -22,11 +22,18 @@ public struct RenderOptions: Sendable, Hashable {
   public var intensityMapping: IntensityMapping
   /// Patterns longer than this many seconds are refused (default 24 h).
   public var maxDuration: Double
+  /// Whether smooth stretches of a pattern are evaluated exactly every few frames and
+  /// interpolated in between, within 2 × 10⁻⁴ of the exact power (default `true`; `false`
+  /// evaluates every frame, for comparisons). docs/semantics.md §14.
+  public var controlRate: Bool
 
   /// Creates options; every argument has the documented default.
-  public init(intensityMapping: IntensityMapping = .sensationLevel, maxDuration: Double = 86_400) {
+  public init(
+    intensityMapping: IntensityMapping = .sensationLevel, maxDuration: Double = 86_400, controlRate: Bool = true
+  ) {
     self.intensityMapping = intensityMapping
     self.maxDuration = maxDuration
+    self.controlRate = controlRate
   }
 }
 

@@ -39,6 +39,7 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   }
 
   /// The next frame, or `nil` after the final zero frame.
+  @inline(__always)
   public mutating func next() -> Frame? {
     guard !finished else { return nil }
     let k = voices.frameIndex

@@ -103,6 +103,7 @@ struct PerceptualMap: Sendable {
   /// The drive frequency in Hz for `sharpness` (linear in Hz across the band, as Android 16),
   /// or the resonant frequency on amplitude-only boards. Not rounded: the tables interpolate,
   /// so a sharpness sweep gives a smooth target; frames round it to whole Hz.
+  @inline(__always)
   func frequency(sharpness: Double) -> Double {
     guard let band else { return actuator.resonantFrequency }
     let s = min(max(sharpness, 0), 1)
@@ -110,6 +111,7 @@ struct PerceptualMap: Sendable {
   }
 
   /// Linear interpolation in a per-Hz table at `hz` (a single-entry table is a constant).
+  @inline(__always)
   private func interpolate(_ table: [Double], _ hz: Double) -> Double {
     if table.count == 1 { return table[0] }
     let position = min(max(hz - Double(tableStart), 0), Double(table.count - 1))
@@ -120,6 +122,7 @@ struct PerceptualMap: Sendable {
   }
 
   /// The detection threshold in dB re 1 G at `hz`.
+  @inline(__always)
   func threshold(at hz: Double) -> Double {
     interpolate(thresholdDB, hz)
   }
@@ -131,6 +134,7 @@ struct PerceptualMap: Sendable {
 
   /// The target acceleration in G for `intensity` where the detection threshold is
   /// `threshold` dB re 1 G.
+  @inline(__always)
   func acceleration(intensity: Double, threshold: Double) -> Double {
     guard intensity > 0 else { return 0 }
     // 10^(dB/20) as exp(dB · ln10/20): the same value, without the cost of `pow`.
@@ -151,11 +155,13 @@ struct PerceptualMap: Sendable {
   }
 
   /// The actuator's acceleration at rated drive at `hz` (from the per-Hz table).
+  @inline(__always)
   func ratedAcceleration(at hz: Double) -> Double {
     interpolate(maxAcceleration, hz)
   }
 
   /// ``drive(acceleration:hz:)`` with the rated acceleration at the frequency already looked up.
+  @inline(__always)
   func drive(acceleration g: Double, ratedAcceleration rated: Double) -> Double {
     guard g > 0 else { return 0 }
     let ratio = min(g / rated, 1)

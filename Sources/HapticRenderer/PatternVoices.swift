@@ -53,6 +53,13 @@ public struct PatternVoices: Sendable {
   private var lastFrequency: Double
   /// The earliest end frame among the active voices.
   private var nextVoiceEnd = Int.max
+  /// Until this frame the target is known to stay `lastTarget`: no voice starts or ends, no
+  /// envelope moves, no control changes (long sustained events and silences cost no mixing).
+  private var steadyUntil = 0
+  private var lastTarget = FrameTarget.silent(hz: 0)
+  /// Control-rate evaluation while the target is smooth (``TargetRamp``).
+  private var ramp = TargetRamp()
+  private let usesRamps: Bool
   let windows: TransientWindows
 
   /// Prepares the voices of `pattern` for `channel` of `profile`.
@@ -83,6 +90,7 @@ public struct PatternVoices: Sendable {
     sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: pattern)
     lastFrequency = map.frequency(sharpness: 0.5)
     windows = TransientWindows(kind: actuator.kind, map: map)
+    usesRamps = options.controlRate
   }
 
   /// True once every event has started and ended (nothing will sound again).
@@ -102,24 +110,103 @@ public struct PatternVoices: Sendable {
   }
 
   private mutating func rebuildControls() {
+    steadyUntil = frameIndex
+    ramp.cancel(at: frameIndex)
     controls = ControlTimeline(controlSource)
     intensityControl = ControlCursor(.hapticIntensityControl, pattern: controlSource)
     sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: controlSource)
   }
 
   /// The target of the next frame.
+  @inline(__always)
   public mutating func next() -> FrameTarget {
     let k = frameIndex
     frameIndex += 1
+    if k < steadyUntil { return lastTarget }
+    if k < ramp.end && k > ramp.start {
+      lastTarget = ramp.target(at: k)
+      return lastTarget
+    }
     if active.isEmpty && (nextEvent == events.count || startFrames[nextEvent] > k) {
-      return .silent(hz: lastFrequency)
+      lastTarget = .silent(hz: lastFrequency)
+      steadyUntil = nextEvent == events.count ? Int.max : startFrames[nextEvent]
+      return lastTarget
     }
     admitVoices(upTo: k)
     if k >= nextVoiceEnd {
       active.removeAll { $0.endFrame <= k }
       nextVoiceEnd = active.reduce(Int.max) { Swift.min($0, $1.endFrame) }
     }
-    return mix(at: Double(k) * period, frame: k)
+    let t = Double(k) * period
+    // The end of a ramp was evaluated exactly when the ramp began.
+    lastTarget = ramp.end > 0 && k == ramp.end ? ramp.to : mix(at: t, frame: k)
+    steadyUntil = steadyEnd(after: k, at: t)
+    if usesRamps && steadyUntil == k + 1 && k >= ramp.retryAt { beginRamp(at: k, t: t) }
+    return lastTarget
+  }
+
+  /// Tries a ramp from frame `k` (whose exact target is `lastTarget`): finds how far the
+  /// target stays smooth, evaluates the midpoint and the end exactly and keeps the ramp when
+  /// the midpoint is close to the interpolation (``TargetRamp``).
+  private mutating func beginRamp(at k: Int, t: Double) {
+    var limit = Swift.min(nextVoiceEnd, nextEvent == events.count ? Int.max : startFrames[nextEvent])
+    if !intensityControl.isConstant {
+      limit = Swift.min(limit, Self.frame(before: intensityControl.pieceEndTime, period: period))
+    }
+    if !sharpnessControl.isConstant {
+      limit = Swift.min(limit, Self.frame(before: sharpnessControl.pieceEndTime, period: period))
+    }
+    var frames = TargetRamp.length(from: k, before: limit)
+    guard frames > 0 else { return }
+    let period = period
+    guard !active.contains(where: { $0.bends(from: k, through: k + frames, framePeriod: period) }) else { return }
+    let from = lastTarget
+    // The end first, then midpoints: a refused ramp is retried at half its length with its
+    // midpoint as the end (every frame lies on the same smooth stretch, in any order).
+    var to = mix(at: Double(k + frames) * period, frame: k + frames)
+    while frames >= TargetRamp.minFrames {
+      let mid = mix(at: Double(k + frames / 2) * period, frame: k + frames / 2)
+      if ramp.begin(at: k, frames: frames, from: from, mid: mid, to: to) {
+        lastFrequency = to.hz
+        return
+      }
+      frames /= 2
+      to = mid
+    }
+    // Exact frames follow: the mix's last frequency must be this frame's again.
+    lastFrequency = from.hz
+  }
+
+  /// The first frame after `k` whose target may differ from frame k's (conservative: frames
+  /// before it certainly repeat it).
+  @inline(__always)
+  private func steadyEnd(after k: Int, at t: Double) -> Int {
+    var end = Swift.min(nextVoiceEnd, nextEvent == events.count ? Int.max : startFrames[nextEvent])
+    guard end > k + 1 else { return k + 1 }
+    // Controls first (cheap, and while a curve moves nothing else matters); they only reach
+    // continuous voices.
+    var controlsEnd = Int.max
+    if !intensityControl.isConstant {
+      controlsEnd = Self.frame(before: intensityControl.constant(from: t), period: period)
+    }
+    if !sharpnessControl.isConstant {
+      controlsEnd = Swift.min(controlsEnd, Self.frame(before: sharpnessControl.constant(from: t), period: period))
+    }
+    for index in active.indices where active[index].kind == .continuous {
+      guard k >= active[index].plateau.lowerBound else { return k + 1 }
+      end = Swift.min(end, active[index].plateau.upperBound, controlsEnd)
+      if end <= k + 1 { return k + 1 }
+    }
+    return end
+  }
+
+  /// The first frame index j with j × period possibly at or after `time` (conservative by one
+  /// frame against rounding); `Int.max` for an infinite time.
+  @inline(__always)
+  static func frame(before time: Double, period: Double) -> Int {
+    guard time.isFinite else { return time > 0 ? Int.max : Int.min }
+    let frames = (time / period).roundedDownFast - 1
+    return frames >= Double(Int.max / 2) ? Int.max : Int(Swift.max(frames, -1))
   }
 
   private mutating func admitVoices(upTo k: Int) {
@@ -138,6 +225,7 @@ public struct PatternVoices: Sendable {
 
   /// Voices add in power (a = √Σ aᵢ², incoherent vibrations); the frequency is the power-weighted
   /// mean of the voices' frequencies.
+  @inline(__always)
   private mutating func mix(at t: Double, frame k: Int) -> FrameTarget {
     guard !active.isEmpty else { return .silent(hz: lastFrequency) }
     let intensityScale = intensityControl.isConstant ? 1 : intensityControl.value(at: t)

@@ -26,11 +26,16 @@ struct ResonatorShaper: Sendable {
 
   private let omega0: Double
   private let phi: (a: Double, b: Double, c: Double, d: Double)
-  private let stopThreshold: Double
+  /// (stopThreshold / ω0)²: the rest test on the energy (ω0x)² + ẋ², without a square root.
+  private let stopEnergy: Double
   /// The envelope model that drives onsets, steps and steady targets.
   private var envelopeModel: DriveShaper
   private let band: ClosedRange<Int>?
   private let table: [Frequency]
+  /// The table entry in use and its whole-hertz frequency (looked up again only when the
+  /// frame's frequency rounds to another hertz).
+  private var selected: Frequency
+  private var selectedHz = Int.min
   private var x = 0.0
   private var v = 0.0
   private var carrier = (re: 1.0, im: 0.0)
@@ -51,7 +56,6 @@ struct ResonatorShaper: Sendable {
     let q = actuator.qualityFactor ?? 11
     let w0 = 2 * Double.pi * f0
     omega0 = w0
-    self.stopThreshold = stopThreshold
     band = frequencyBand
     let sigma = w0 / (2 * q)
     let wd = (w0 * w0 - sigma * sigma).squareRoot()
@@ -81,43 +85,59 @@ struct ResonatorShaper: Sendable {
       let r2 = (re: end2.re - (phi.c * h1.re + phi.d * h2.re), im: end2.im - (phi.c * h1.im + phi.d * h2.im))
       return Frequency(r1: r1, r2: r2, turn: turn)
     }
+    selected = table[0]
+    stopEnergy = (stopThreshold / w0) * (stopThreshold / w0)
   }
 
-  private func entry(_ frequency: Double) -> Frequency {
-    guard let band else { return table[0] }
-    let hz = min(max(Int(frequency.rounded(.toNearestOrEven)), band.lowerBound), band.upperBound)
-    return table[hz - band.lowerBound]
+  /// Makes the table entry for `frequency` (rounded to whole Hz, clamped to the band) current.
+  @inline(__always)
+  private mutating func select(_ frequency: Double) {
+    guard let band else { return }
+    let hz = min(max(Int(frequency.roundedToEven), band.lowerBound), band.upperBound)
+    if hz != selectedHz {
+      selectedHz = hz
+      selected = table[hz - band.lowerBound]
+    }
   }
+
+  /// (ω0x)² + ẋ²: the resonator's energy, in units where the envelope is ω0·√energy.
+  @inline(__always)
+  private var energy: Double { (omega0 * x) * (omega0 * x) + v * v }
 
   /// Vibration amplitude as a fraction of full-scale drive at f0 (exact at resonance).
-  var envelope: Double { omega0 * ((omega0 * x) * (omega0 * x) + v * v).squareRoot() }
+  var envelope: Double { omega0 * energy.squareRoot() }
 
   /// True when the resonator is modelled as at rest.
-  var isAtRest: Bool { x == 0 && v == 0 }
+  var isAtRest: Bool {
+    @inline(__always) get { x == 0 && v == 0 }
+  }
 
   /// The carrier phasor a frame with non-zero drive would start with.
+  @inline(__always)
   private var startCarrier: (re: Double, im: Double) { lastSentZero ? (1, 0) : carrier }
 
   /// Im(c·z) for each component of a complex 2-vector: the response to sin-phase drive.
+  @inline(__always)
   private static func imag(
     _ c: (re: Double, im: Double), _ z1: (re: Double, im: Double), _ z2: (re: Double, im: Double)
   ) -> (Double, Double) {
     (c.re * z1.im + c.im * z1.re, c.re * z2.im + c.im * z2.re)
   }
 
-  /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1 at `frequency`.
+  /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1, at the selected
+  /// frequency (``select(_:)``).
   ///
   /// While there is a target the first-order envelope model decides (deadbeat onset and steps,
   /// feed-forward near the target; ``DriveShaper``): the exact state would make the controller
   /// chase the beating between the drive and the natural mode, frame by frame. With no target,
   /// the exact state decides the brake: the real drive that leaves the least energy
   /// √((ω0x)² + ẋ²), for the free ring at f0.
-  func drive(toward target: Double, crispness: Double, frequency: Double) -> Double {
+  @inline(__always)
+  private func drive(toward target: Double, crispness: Double) -> Double {
     if target > 0 { return envelopeModel.drive(toward: target, crispness: crispness) }
-    if envelope < stopThreshold { return 0 }
+    if energy < stopEnergy { return 0 }
     let c = min(max(crispness, 0), 1)
-    let k = entry(frequency)
-    let b = Self.imag(startCarrier, k.r1, k.r2)
+    let b = Self.imag(startCarrier, selected.r1, selected.r2)
     let free = (phi.a * x + phi.b * v, phi.c * x + phi.d * v)
     let w2 = omega0 * omega0
     let a = w2 * b.0 * b.0 + b.1 * b.1
@@ -127,16 +147,20 @@ struct ResonatorShaper: Sendable {
 
   /// One frame: the drive toward `target`, quantised to a level, and the model advanced with
   /// what was sent. Returns the level.
+  @inline(__always)
   mutating func step(toward target: Double, crispness: Double, frequency: Double, levels: LevelRange) -> Int {
-    let level = levels.quantize(drive(toward: target, crispness: crispness, frequency: frequency))
-    advance(sent: Double(level) * envelopeModel.resolutionLevel, target: target, frequency: frequency)
+    select(frequency)
+    let level = levels.quantize(drive(toward: target, crispness: crispness))
+    advance(sent: Double(level) * envelopeModel.resolutionLevel, target: target)
     return level
   }
 
-  /// Advances one frame with the drive actually sent (after quantisation).
-  mutating func advance(sent drive: Double, target: Double, frequency: Double) {
+  /// Advances one frame with the drive actually sent (after quantisation), at the selected
+  /// frequency.
+  @inline(__always)
+  private mutating func advance(sent drive: Double, target: Double) {
     envelopeModel.advance(sent: drive, target: target)
-    let k = entry(frequency)
+    let k = selected
     let start = startCarrier
     let b = drive == 0 ? (0.0, 0.0) : Self.imag(start, k.r1, k.r2)
     let nx = phi.a * x + phi.b * v + drive * b.0
@@ -147,7 +171,7 @@ struct ResonatorShaper: Sendable {
       carrier = (start.re * k.turn.re - start.im * k.turn.im, start.re * k.turn.im + start.im * k.turn.re)
     }
     lastSentZero = drive == 0
-    if envelope < stopThreshold && drive <= 0 {
+    if drive <= 0 && energy < stopEnergy {
       x = 0
       v = 0
     }

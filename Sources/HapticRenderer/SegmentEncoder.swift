@@ -25,6 +25,7 @@ public struct SegmentEncoder: Sendable {
   public init() {}
 
   /// Adds the next frame (indices must be consecutive); returns a segment when one closes.
+  @inline(__always)
   public mutating func add(_ frame: Frame) -> Segment? {
     guard let first = start, let previous = last else {
       open(at: frame)

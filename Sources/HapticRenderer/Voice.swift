@@ -27,6 +27,9 @@ struct Voice: Sendable {
   let releaseStart: Double
   /// The envelope value when the release begins.
   let releaseLevel: Double
+  /// Frames (conservatively) on which the envelope holds at 1: a sustained event between its
+  /// attack and its release; empty otherwise.
+  let plateau: Range<Int>
   /// The last (intensity, frequency) mapped and its acceleration, so an unchanged voice costs
   /// no `pow` per frame.
   var cachedIntensity = -1.0
@@ -37,6 +40,7 @@ struct Voice: Sendable {
   var cachedThreshold = 0.0
 
   /// The envelope (0…1) at `s` seconds after the voice start; transients are flat.
+  @inline(__always)
   func envelope(at s: Double) -> Double {
     guard kind == .continuous else { return 1 }
     if s >= releaseStart {
@@ -44,6 +48,16 @@ struct Voice: Sendable {
       return max(0, releaseLevel * (1 - (s - releaseStart) / release))
     }
     return preReleaseEnvelope(s)
+  }
+
+  /// Whether the envelope may bend (change phase: attack → decay or plateau, decay → end,
+  /// release) anywhere from frame `first` − 1 to frame `last` + 1.
+  func bends(from first: Int, through last: Int, framePeriod: Double) -> Bool {
+    guard kind == .continuous else { return false }
+    let low = Double(first - startFrame - 1) * framePeriod
+    let high = Double(last - startFrame + 1) * framePeriod
+    func within(_ s: Double) -> Bool { s >= low && s <= high }
+    return within(attack) || (!sustained && within(attack + decay)) || within(releaseStart)
   }
 
   private func preReleaseEnvelope(_ s: Double) -> Double {
@@ -83,7 +97,7 @@ extension Voice {
       return Voice(
         kind: .transient, startFrame: start, endFrame: start + frames, baseIntensity: intensity,
         baseSharpness: sharpness, onsetControl: control, attack: 0, decay: 0, release: 0,
-        sustained: true, releaseStart: .infinity, releaseLevel: 1)
+        sustained: true, releaseStart: .infinity, releaseLevel: 1, plateau: start..<(start + frames))
     }
     let attack = EnvelopeTiming.seconds(controls.effectiveValue(.attackTime, of: event, at: event.time))
     let decay = EnvelopeTiming.seconds(controls.effectiveValue(.decayTime, of: event, at: event.time))
@@ -101,9 +115,17 @@ extension Voice {
     let length = releaseStart.isFinite ? releaseStart + (releaseLevel > 0 ? release : 0) : natural
     let frames = Int((length / framePeriod).rounded(.up))
     guard frames > 0 else { return nil }
+    // Frame j lies on the plateau when attack ≤ (j − start)·T < releaseStart; one frame of
+    // margin at each end absorbs rounding.
+    var plateau = Int.max..<Int.max
+    if sustained && releaseStart.isFinite && releaseStart > attack {
+      let first = start + Int((attack / framePeriod).rounded(.up)) + 1
+      let end = start + Swift.min(PatternVoices.frame(before: releaseStart, period: framePeriod), frames)
+      if end > first { plateau = first..<end }
+    }
     return Voice(
       kind: .continuous, startFrame: start, endFrame: start + frames, baseIntensity: intensity,
       baseSharpness: sharpness, onsetControl: 1, attack: attack, decay: decay, release: release,
-      sustained: sustained, releaseStart: releaseStart, releaseLevel: releaseLevel)
+      sustained: sustained, releaseStart: releaseStart, releaseLevel: releaseLevel, plateau: plateau)
   }
 }

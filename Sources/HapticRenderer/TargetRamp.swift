@@ -1,0 +1,90 @@
+/// Control-rate evaluation of a pattern's target.
+///
+/// While nothing in a pattern jumps or bends — no voice starts or ends, no envelope changes
+/// phase, every control stays on one straight piece of its curve — a channel's target is a
+/// smooth function of time. ``PatternVoices`` then evaluates it exactly every few frames and
+/// interpolates linearly in between, after checking the exact value at the midpoint: the
+/// interpolation is used only when it is within ``powerTolerance`` (relative) of the exact
+/// power and within ``hertzTolerance`` of the exact frequency there. For a smooth target the
+/// midpoint holds the largest error; for a target with one bend inside the ramp the error
+/// anywhere is at most twice the midpoint's. So interpolated frames stay within 2 × 10⁻⁴ of the
+/// exact power — a hundredth of a drive level — at a fraction of the cost (one `exp` and two
+/// table lookups per voice per exact frame). docs/semantics.md §14.
+struct TargetRamp: Sendable {
+  /// The longest ramp, in frames; ramps are 16, 8 or 4 frames long.
+  static let maxFrames = 16
+  /// The shortest ramp worth checking.
+  static let minFrames = 4
+  /// Largest accepted midpoint error of the power (and power-weighted frequency), relative.
+  static let powerTolerance = 1e-4
+  /// Largest accepted midpoint error of the frequency and crispness (Hz, and fraction).
+  static let hertzTolerance = 0.01
+  static let crispnessTolerance = 1e-4
+
+  /// The frame of `from` (exact).
+  private(set) var start = 0
+  /// The frame of `to` (exact); frames strictly between are interpolated. 0: no ramp.
+  private(set) var end = 0
+  private(set) var from = FrameTarget.silent(hz: 0)
+  private(set) var to = FrameTarget.silent(hz: 0)
+  /// No ramp is tried before this frame (set after a midpoint check failed).
+  var retryAt = 0
+
+  /// The ramp's length for a ramp starting at frame `k` whose smooth stretch ends before
+  /// frame `limit` (the end frame must lie before it), or 0 when none fits.
+  static func length(from k: Int, before limit: Int) -> Int {
+    var frames = maxFrames
+    while frames >= minFrames {
+      if k + frames < limit { return frames }
+      frames /= 2
+    }
+    return 0
+  }
+
+  /// Starts a ramp from `from` at frame `start` to `to` at `start + frames`, if `mid` (the
+  /// exact target at `start + frames / 2`) is close enough to the interpolation. Returns
+  /// whether the ramp was accepted.
+  mutating func begin(at start: Int, frames: Int, from: FrameTarget, mid: FrameTarget, to: FrameTarget) -> Bool {
+    guard Self.fits(from: from, mid: mid, to: to) else {
+      end = 0
+      retryAt = start + frames / 2
+      return false
+    }
+    self.start = start
+    end = start + frames
+    self.from = from
+    self.to = to
+    return true
+  }
+
+  /// Ends the ramp (after a dynamic parameter changed the pattern).
+  mutating func cancel(at frame: Int) {
+    end = 0
+    retryAt = frame
+  }
+
+  /// The interpolated target of frame `k`, `start < k < end`.
+  @inline(__always)
+  func target(at k: Int) -> FrameTarget {
+    let u = Double(k - start) / Double(end - start)
+    return FrameTarget(
+      power: from.power + (to.power - from.power) * u,
+      weightedHz: from.weightedHz + (to.weightedHz - from.weightedHz) * u,
+      hz: from.hz + (to.hz - from.hz) * u,
+      crispness: from.crispness + (to.crispness - from.crispness) * u,
+      hasVoices: true)
+  }
+
+  /// Whether the midpoint of the straight line from `from` to `to` is within tolerance of the
+  /// exact `mid`.
+  static func fits(from: FrameTarget, mid: FrameTarget, to: FrameTarget) -> Bool {
+    guard from.hasVoices && mid.hasVoices && to.hasVoices else { return false }
+    func close(_ a: Double, _ b: Double, _ c: Double, relative: Double) -> Bool {
+      abs((a + c) / 2 - b) <= relative * abs(b)
+    }
+    return close(from.power, mid.power, to.power, relative: powerTolerance)
+      && close(from.weightedHz, mid.weightedHz, to.weightedHz, relative: powerTolerance)
+      && abs((from.hz + to.hz) / 2 - mid.hz) <= hertzTolerance
+      && abs((from.crispness + to.crispness) / 2 - mid.crispness) <= crispnessTolerance
+  }
+}
