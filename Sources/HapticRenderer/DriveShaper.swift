@@ -58,6 +58,14 @@ struct DriveShaper: Sendable {
     return min(max(drive, lower), upper)
   }
 
+  /// Whether this frame's drive toward `target` is `target` itself (feed-forward of a target
+  /// that did not move) — and so is every following frame's while the target holds: the
+  /// envelope then only closes in on the quantised drive, staying within three levels.
+  @inline(__always)
+  func holds(_ target: Double) -> Bool {
+    target > 0 && previousTarget == target && abs(target - envelope) <= 3 * resolutionLevel
+  }
+
   /// Advances the model one frame with the drive actually sent (after quantisation) toward
   /// `target`.
   @inline(__always)

@@ -15,8 +15,22 @@ public struct DriveStage: Sendable {
   private var lastCrispness = 1.0
   /// The last mixed (power, frequency) and the drive it mapped to.
   private var lastMix = (g: -1.0, hz: -1.0, drive: 0.0)
-  /// The rated acceleration at `lastMix.hz`.
-  private var lastRated = 0.0
+  /// 1 / the rated acceleration at `lastMix.hz`.
+  private var lastPerRated = 0.0
+  /// A target the stage has settled on: while it repeats, so does the frame (the shaper feeds
+  /// a constant target forward), and a repeat only advances the shaper's model.
+  private struct Settled: Sendable {
+    var target = FrameTarget.silent(hz: -1)
+    var valid = false
+    var level = 0
+    var frequency = 0
+    /// The target drive and the drive sent (the quantised level), as fractions of full scale.
+    var drive = 0.0
+    var sent = 0.0
+  }
+  private var settled = Settled()
+  /// Whether the last shaped frame was one that ``Settled`` may repeat.
+  private var lastStepHolds = false
 
   /// The drive stage of `channel` of `profile`.
   public init(profile: BoardProfile, channel: Int = 0, options: RenderOptions = RenderOptions()) throws(RenderError) {
@@ -25,7 +39,7 @@ public struct DriveStage: Sendable {
       throw RenderError(board: profile.id, message: "no channel \(channel) (the board has \(profile.channels.count))")
     }
     let actuator = profile.channels[channel]
-    map = PerceptualMap(
+    map = PerceptualMap.shared(
       actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
     levels = LevelRange(min: profile.minLevel, max: profile.maxLevel)
     reportsFrequency = profile.frequencyControl != nil
@@ -58,11 +72,29 @@ public struct DriveStage: Sendable {
   /// The frame `index` for one target.
   @inline(__always)
   public mutating func frame(index: Int, target: FrameTarget) -> Frame {
+    if settled.valid && target == settled.target {
+      switch shaping {
+      case .resonator: resonatorShaper.repeatStep(sent: settled.sent, target: settled.drive)
+      case .envelope: envelopeShaper.advance(sent: settled.sent, target: settled.drive)
+      case .none: break
+      }
+      return Frame(index: index, level: settled.level, frequency: settled.frequency)
+    }
     if target.power <= 0 && isAtRest {
+      settled.valid = false
       return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.roundedToEven) : 0)
     }
-    return shape(
+    let frame = shape(
       index: index, power: target.power, hz: target.hz, crispness: target.crispness, hasVoices: target.hasVoices)
+    settled.valid = lastStepHolds
+    if lastStepHolds {
+      settled.target = target
+      settled.level = frame.level
+      settled.frequency = frame.frequency
+      settled.drive = lastMix.drive
+      settled.sent = Double(frame.level) * levels.resolution
+    }
+    return frame
   }
 
   /// The frame `index` for several patterns' targets mixed: powers add, the frequency is the
@@ -79,8 +111,14 @@ public struct DriveStage: Sendable {
       crispness = max(crispness, target.crispness)
       hasVoices = hasVoices || target.hasVoices
     }
-    let sounding = targets.filter { $0.power > 0 }
-    let hz = sounding.count == 1 ? sounding[0].hz : (power > 0 ? weighted / power : lastFrequency)
+    settled.valid = false
+    var sounding = 0
+    var soundingHz = 0.0
+    for target in targets where target.power > 0 {
+      sounding += 1
+      soundingHz = target.hz
+    }
+    let hz = sounding == 1 ? soundingHz : (power > 0 ? weighted / power : lastFrequency)
     if power <= 0 && isAtRest {
       return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(hz.roundedToEven) : 0)
     }
@@ -94,8 +132,8 @@ public struct DriveStage: Sendable {
     if power > 0 {
       lastFrequency = hz
       if power != lastMix.g || hz != lastMix.hz {
-        if hz != lastMix.hz { lastRated = map.ratedAcceleration(at: hz) }
-        lastMix = (power, hz, map.drive(acceleration: power.squareRoot(), ratedAcceleration: lastRated))
+        if hz != lastMix.hz { lastPerRated = 1 / map.ratedAcceleration(at: hz) }
+        lastMix = (power, hz, map.drive(acceleration: power.squareRoot(), perRatedAcceleration: lastPerRated))
       }
       target = lastMix.drive
     } else {
@@ -106,10 +144,13 @@ public struct DriveStage: Sendable {
     let level: Int
     switch shaping {
     case .resonator:
+      lastStepHolds = resonatorShaper.holds(target)
       level = resonatorShaper.step(toward: target, crispness: crispness, frequency: frequency, levels: levels)
     case .envelope:
+      lastStepHolds = envelopeShaper.holds(target)
       level = envelopeShaper.step(toward: target, crispness: crispness, levels: levels)
     case .none:
+      lastStepHolds = target > 0
       level = levels.quantize(target)
     }
     return Frame(index: index, level: level, frequency: reportsFrequency ? Int(frequency.roundedToEven) : 0)
@@ -121,6 +162,8 @@ public struct DriveStage: Sendable {
 struct LevelRange: Sendable {
   let min: Int
   let max: Int
+  /// One level as a fraction of full scale.
+  var resolution: Double { 1 / Double(max) }
 
   /// The level for a drive (fraction of full scale), rounded and clamped to the range.
   @inline(__always)

@@ -163,8 +163,15 @@ struct PerceptualMap: Sendable {
   /// ``drive(acceleration:hz:)`` with the rated acceleration at the frequency already looked up.
   @inline(__always)
   func drive(acceleration g: Double, ratedAcceleration rated: Double) -> Double {
+    drive(acceleration: g, perRatedAcceleration: 1 / rated)
+  }
+
+  /// ``drive(acceleration:ratedAcceleration:)`` with the reciprocal of the rated acceleration
+  /// (a multiplication per frame instead of a division).
+  @inline(__always)
+  func drive(acceleration g: Double, perRatedAcceleration inverse: Double) -> Double {
     guard g > 0 else { return 0 }
-    let ratio = min(g / rated, 1)
+    let ratio = min(g * inverse, 1)
     let level = actuator.kind == .erm ? ratio.squareRoot() : ratio
     return actuator.ratedAmplitude * level
   }

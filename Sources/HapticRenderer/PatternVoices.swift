@@ -79,10 +79,11 @@ public struct PatternVoices: Sendable {
         board: profile.id, message: "the pattern lasts \(lastEnd) s, over the \(options.maxDuration) s limit")
     }
     let actuator = profile.channels[channel]
-    map = PerceptualMap(
+    map = PerceptualMap.shared(
       actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
     period = profile.framePeriod
-    events = pattern.events.filter(\.type.isHaptic)
+    // Shared, not copied, unless audio events must go (a million events copy slowly).
+    events = pattern.events.allSatisfy(\.type.isHaptic) ? pattern.events : pattern.events.filter(\.type.isHaptic)
     startFrames = events.map { Int(($0.time / profile.framePeriod).rounded(.toNearestOrEven)) }
     controlSource = HapticPattern(parameters: pattern.parameters, curves: pattern.curves)
     controls = ControlTimeline(pattern)
@@ -133,10 +134,7 @@ public struct PatternVoices: Sendable {
       return lastTarget
     }
     admitVoices(upTo: k)
-    if k >= nextVoiceEnd {
-      active.removeAll { $0.endFrame <= k }
-      nextVoiceEnd = active.reduce(Int.max) { Swift.min($0, $1.endFrame) }
-    }
+    if k >= nextVoiceEnd { removeEndedVoices(at: k) }
     let t = Double(k) * period
     // The end of a ramp was evaluated exactly when the ramp began.
     lastTarget = ramp.end > 0 && k == ramp.end ? ramp.to : mix(at: t, frame: k)
@@ -209,12 +207,26 @@ public struct PatternVoices: Sendable {
     return frames >= Double(Int.max / 2) ? Int.max : Int(Swift.max(frames, -1))
   }
 
+  /// Drops the voices that ended by frame `k`, keeping the others in order (one copy per
+  /// voice that moves; `removeAll(where:)` swaps, three copies of a voice each).
+  private mutating func removeEndedVoices(at k: Int) {
+    var kept = 0
+    var earliest = Int.max
+    for index in active.indices where active[index].endFrame > k {
+      if kept != index { active[kept] = active[index] }
+      earliest = Swift.min(earliest, active[kept].endFrame)
+      kept += 1
+    }
+    active.removeLast(active.count - kept)
+    nextVoiceEnd = earliest
+  }
+
   private mutating func admitVoices(upTo k: Int) {
     while nextEvent < events.count {
       guard startFrames[nextEvent] <= k else { break }
-      let event = events[nextEvent]
+      let index = nextEvent
       nextEvent += 1
-      if let voice = Voice.make(event, controls: controls, framePeriod: period, windows: windows),
+      if let voice = Voice.make(events[index], controls: controls, framePeriod: period, windows: windows),
         voice.endFrame > k
       {
         active.append(voice)

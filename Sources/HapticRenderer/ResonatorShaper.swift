@@ -16,7 +16,7 @@ import Foundation
 /// target of 0 the brake that leaves the least energy — clamped by crispness as
 /// ``DriveShaper`` does; near the orbit it sends the feed-forward d + τ·ḋ.
 struct ResonatorShaper: Sendable {
-  private struct Frequency: Sendable {
+  struct Frequency: Sendable {
     /// Response at the frame end to a frame of drive e^{iωt} from rest: (x, ẋ), complex.
     var r1: (re: Double, im: Double)
     var r2: (re: Double, im: Double)
@@ -64,10 +64,36 @@ struct ResonatorShaper: Sendable {
     phi = (
       decay * (cs + sigma / wd * sn), decay * sn / wd, -decay * w0 * w0 / wd * sn, decay * (cs - sigma / wd * sn)
     )
-    let g = 1 / q
-    let frequencies = frequencyBand.map { Array($0).map(Double.init) } ?? [f0]
     let phi = self.phi
-    table = frequencies.map { f in
+    table = Self.tables.value(for: TableKey(actuator: actuator, framePeriod: framePeriod, band: frequencyBand)) {
+      Self.makeTable(actuator: actuator, framePeriod: framePeriod, band: frequencyBand, phi: phi)
+    }
+    selected = table[0]
+    stopEnergy = (stopThreshold / w0) * (stopThreshold / w0)
+  }
+
+  private struct TableKey: Hashable, Sendable {
+    let actuator: ActuatorModel
+    let framePeriod: Double
+    let band: ClosedRange<Int>?
+  }
+
+  /// Per-hertz responses, shared by every render of the same actuator and band.
+  private static let tables = SharedTables<TableKey, [Frequency]>()
+
+  /// The response to a frame of unit sine drive at each whole-hertz frequency of `band` (or at
+  /// f0 alone), given the free evolution `phi` over a frame.
+  private static func makeTable(
+    actuator: ActuatorModel, framePeriod: Double, band: ClosedRange<Int>?,
+    phi: (a: Double, b: Double, c: Double, d: Double)
+  ) -> [Frequency] {
+    let f0 = actuator.resonantFrequency
+    let q = actuator.qualityFactor ?? 11
+    let w0 = 2 * Double.pi * f0
+    let sigma = w0 / (2 * q)
+    let g = 1 / q
+    let frequencies = band.map { Array($0).map(Double.init) } ?? [f0]
+    return frequencies.map { f in
       let w = 2 * Double.pi * f
       // H = g / (ω0² − ω² + 2iσω)
       let (dr, di) = (w0 * w0 - w * w, 2 * sigma * w)
@@ -85,8 +111,6 @@ struct ResonatorShaper: Sendable {
       let r2 = (re: end2.re - (phi.c * h1.re + phi.d * h2.re), im: end2.im - (phi.c * h1.im + phi.d * h2.im))
       return Frequency(r1: r1, r2: r2, turn: turn)
     }
-    selected = table[0]
-    stopEnergy = (stopThreshold / w0) * (stopThreshold / w0)
   }
 
   /// Makes the table entry for `frequency` (rounded to whole Hz, clamped to the band) current.
@@ -153,6 +177,18 @@ struct ResonatorShaper: Sendable {
     let level = levels.quantize(drive(toward: target, crispness: crispness))
     advance(sent: Double(level) * envelopeModel.resolutionLevel, target: target)
     return level
+  }
+
+  /// Whether the drive toward `target` is `target` from this frame on while it holds (the
+  /// envelope model decides while there is a target; ``DriveShaper/holds(_:)``).
+  @inline(__always)
+  func holds(_ target: Double) -> Bool { envelopeModel.holds(target) }
+
+  /// One more frame of the drive `sent` toward `target` at the frequency of the last step
+  /// (the repeat of a frame that ``holds(_:)``).
+  @inline(__always)
+  mutating func repeatStep(sent: Double, target: Double) {
+    advance(sent: sent, target: target)
   }
 
   /// Advances one frame with the drive actually sent (after quantisation), at the selected
