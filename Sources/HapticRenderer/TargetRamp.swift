@@ -27,6 +27,8 @@ struct TargetRamp: Sendable {
   private(set) var end = 0
   private(set) var from = FrameTarget.silent(hz: 0)
   private(set) var to = FrameTarget.silent(hz: 0)
+  /// Per frame: (to − from) / length, for each interpolated field.
+  private var step = (power: 0.0, weightedHz: 0.0, hz: 0.0, crispness: 0.0)
   /// No ramp is tried before this frame (set after a midpoint check failed).
   var retryAt = 0
 
@@ -54,6 +56,11 @@ struct TargetRamp: Sendable {
     end = start + frames
     self.from = from
     self.to = to
+    let inverse = 1 / Double(frames)
+    step = (
+      (to.power - from.power) * inverse, (to.weightedHz - from.weightedHz) * inverse, (to.hz - from.hz) * inverse,
+      (to.crispness - from.crispness) * inverse
+    )
     return true
   }
 
@@ -66,13 +73,10 @@ struct TargetRamp: Sendable {
   /// The interpolated target of frame `k`, `start < k < end`.
   @inline(__always)
   func target(at k: Int) -> FrameTarget {
-    let u = Double(k - start) / Double(end - start)
+    let n = Double(k - start)
     return FrameTarget(
-      power: from.power + (to.power - from.power) * u,
-      weightedHz: from.weightedHz + (to.weightedHz - from.weightedHz) * u,
-      hz: from.hz + (to.hz - from.hz) * u,
-      crispness: from.crispness + (to.crispness - from.crispness) * u,
-      hasVoices: true)
+      power: from.power + step.power * n, weightedHz: from.weightedHz + step.weightedHz * n,
+      hz: from.hz + step.hz * n, crispness: from.crispness + step.crispness * n, hasVoices: true)
   }
 
   /// Whether the midpoint of the straight line from `from` to `to` is within tolerance of the
