@@ -154,7 +154,7 @@ public struct PatternVoices: Sendable {
     if !sharpnessControl.isConstant {
       limit = Swift.min(limit, Self.frame(before: sharpnessControl.pieceEndTime, period: period))
     }
-    var frames = TargetRamp.length(from: k, before: limit)
+    var frames = ramp.length(from: k, before: limit)
     guard frames > 0 else { return }
     let period = period
     guard !active.contains(where: { $0.bends(from: k, through: k + frames, framePeriod: period) }) else { return }
@@ -172,6 +172,7 @@ public struct PatternVoices: Sendable {
       to = mid
     }
     // Exact frames follow: the mix's last frequency must be this frame's again.
+    ramp.refuse(at: k)
     lastFrequency = from.hz
   }
 

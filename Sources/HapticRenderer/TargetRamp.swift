@@ -29,14 +29,18 @@ struct TargetRamp: Sendable {
   private(set) var to = FrameTarget.silent(hz: 0)
   /// Per frame: (to − from) / length, for each interpolated field.
   private var step = (power: 0.0, weightedHz: 0.0, hz: 0.0, crispness: 0.0)
-  /// No ramp is tried before this frame (set after a midpoint check failed).
+  /// No ramp is tried before this frame (set after every length was refused).
   var retryAt = 0
+  /// The length the next ramp tries first: twice the last one kept (up to ``maxFrames``), or
+  /// ``minFrames`` after every length was refused — a target that bends too fast for ramps
+  /// costs one refused try per ``maxFrames`` frames, not four exact evaluations per frame.
+  private(set) var preferredFrames = maxFrames
 
   /// The ramp's length for a ramp starting at frame `k` whose smooth stretch ends before
   /// frame `limit` (the end frame must lie before it), or 0 when none fits.
-  static func length(from k: Int, before limit: Int) -> Int {
-    var frames = maxFrames
-    while frames >= minFrames {
+  func length(from k: Int, before limit: Int) -> Int {
+    var frames = preferredFrames
+    while frames >= Self.minFrames {
       if k + frames < limit { return frames }
       frames /= 2
     }
@@ -49,9 +53,9 @@ struct TargetRamp: Sendable {
   mutating func begin(at start: Int, frames: Int, from: FrameTarget, mid: FrameTarget, to: FrameTarget) -> Bool {
     guard Self.fits(from: from, mid: mid, to: to) else {
       end = 0
-      retryAt = start + frames / 2
       return false
     }
+    preferredFrames = Swift.min(2 * frames, Self.maxFrames)
     self.start = start
     end = start + frames
     self.from = from
@@ -62,6 +66,13 @@ struct TargetRamp: Sendable {
       (to.crispness - from.crispness) * inverse
     )
     return true
+  }
+
+  /// Records that no length fit from frame `k`: frames are evaluated one by one for a while.
+  mutating func refuse(at k: Int) {
+    end = 0
+    preferredFrames = Self.minFrames
+    retryAt = k + Self.maxFrames
   }
 
   /// Ends the ramp (after a dynamic parameter changed the pattern).

@@ -39,7 +39,7 @@ struct ControlRateTests {
     }
   }
 
-  @Test("Corpus frames differ from exact evaluation by at most one level, on few frames")
+  @Test("Corpus frames: driven frames within one level of exact evaluation, few frames differ")
   func corpusFrames() throws {
     for profile in BoardProfile.builtIn {
       var differing = 0
@@ -48,13 +48,20 @@ struct ControlRateTests {
         let pattern = try AHAPReader().read(contentsOf: CorpusRenderTests.corpus.appendingPathComponent(name).path).pattern
         let ramped = try render(pattern, on: profile).frames
         let exact = try render(pattern, on: profile, options: RenderOptions(controlRate: false)).frames
-        #expect(ramped.count == exact.count, "\(name) \(profile.id)")
-        let pairs = zip(ramped, exact)
-        let worst = pairs.map { abs($0.level - $1.level) }.max() ?? 0
+        // The exact targets, to tell driven frames from brakes and ring-downs.
+        var voices = try PatternVoices(pattern: pattern, profile: profile, options: RenderOptions(controlRate: false))
+        var worst = 0
+        var count = abs(ramped.count - exact.count)
+        for (a, b) in zip(ramped, exact) {
+          let driven = voices.next().power > 0
+          if a.level != b.level || a.frequency != b.frequency { count += 1 }
+          if driven { worst = max(worst, abs(a.level - b.level)) }
+        }
         // A level that rounds the other way, or a frequency at an exact half hertz; a shaped
-        // board's feedback carries a one-level difference for a few frames.
-        let count = pairs.filter { $0.level != $1.level || $0.frequency != $1.frequency }.count
-        #expect(worst <= 1, "\(name) \(profile.id): off by \(worst)")
+        // board's feedback carries a one-level difference for a few frames. A brake decided
+        // from a state that differs in the fifth digit may take another (equally short) path.
+        #expect(worst <= 1, "\(name) \(profile.id): a driven frame off by \(worst)")
+        #expect(abs(ramped.count - exact.count) <= 2, "\(name) \(profile.id): \(ramped.count) vs \(exact.count) frames")
         #expect(count * 100 <= 3 * max(exact.count, 100), "\(name) \(profile.id): \(count) of \(exact.count) frames differ")
         differing += count
         total += exact.count
@@ -110,9 +117,16 @@ struct ControlRateTests {
     var ramp = TargetRamp()
     let refused = ramp.begin(at: 10, frames: 16, from: target(1), mid: target(3), to: target(2))
     #expect(!refused)
-    #expect(ramp.retryAt == 18)
-    let accepted = ramp.begin(at: 10, frames: 16, from: target(1), mid: target(1.5), to: target(2))
+    #expect(ramp.end == 0)
+    let accepted = ramp.begin(at: 10, frames: 8, from: target(1), mid: target(1.5), to: target(2))
     #expect(accepted)
-    #expect(ramp.target(at: 14).power == 1.25)
+    #expect(ramp.target(at: 12).power == 1.25)
+    #expect(ramp.preferredFrames == 16)
+    #expect(ramp.length(from: 0, before: 10) == 8)
+    #expect(ramp.length(from: 0, before: 4) == 0)
+    ramp.refuse(at: 30)
+    #expect(ramp.retryAt == 46)
+    #expect(ramp.preferredFrames == 4)
+    #expect(ramp.length(from: 0, before: 100) == 4)
   }
 }
