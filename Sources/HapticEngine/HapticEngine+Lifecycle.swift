@@ -127,15 +127,26 @@ extension HapticEngine {
     lock.withLock { loop = nil }
   }
 
-  /// The scheduler loop: a pass every ``Configuration/cadence`` while anything plays (the
-  /// queue is refilled at half the lookahead, so a pass every few ms keeps it topped up), every
-  /// ``Configuration/idleCadence`` while nothing does (changes never wait for a pass: they are
-  /// sent when they are made).
+  /// The scheduler loop: while anything plays, a pass when the queue falls to half the
+  /// lookahead or a player's end is played (``StreamScheduler/nextPass(now:)``; at least 1 ms
+  /// and at most ``Configuration/idleCadence`` apart), every ``Configuration/idleCadence`` while
+  /// nothing does. Changes never wait for a pass: they are sent when they are made. Sleeping
+  /// until the next deadline rather than polling keeps the thread's wake-ups (most of its CPU
+  /// time) to about two per lookahead.
   private func runLoop() {
     while !lock.withLock({ loopStop }) {
       tick()
-      let quiet = lock.withLock { scheduler?.isQuiet ?? true }
-      usleep(UInt32((quiet ? configuration.idleCadence : configuration.cadence) * 1_000_000))
+      usleep(UInt32(sleepUntilNextPass() * 1_000_000))
+    }
+  }
+
+  /// Seconds until the next pass is due.
+  private func sleepUntilNextPass() -> Double {
+    let now = nowFrame()
+    return lock.withLock {
+      guard let scheduler, let now, let due = scheduler.nextPass(now: now) else { return configuration.idleCadence }
+      let seconds = Double(due - now) * framePeriod
+      return min(max(seconds, 0.001), configuration.idleCadence)
     }
   }
 

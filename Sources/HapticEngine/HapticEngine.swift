@@ -17,8 +17,9 @@ public final class HapticEngine: @unchecked Sendable {
     /// The earliest a change made now takes effect: covers transmission and clock error (at
     /// least the link's ``BoardLink/minimumLead``: 8 ms at 115 200 baud, 2 ms at 1 Mbaud).
     public var guardTime = 0.002
-    /// Period of the scheduler loop while something plays: well under half the lookahead, since
-    /// the queue is refilled when half of it is left (changes never wait for a pass).
+    /// The step of ``HapticEngine/advance(to:)`` on a virtual clock. In real time the loop
+    /// needs no fixed period while something plays: it sleeps until the queue falls to half
+    /// the lookahead or a player's end is played (changes never wait for a pass).
     public var cadence = 0.008
     /// Period of the scheduler loop while nothing plays.
     public var idleCadence = 0.050

@@ -115,6 +115,18 @@ struct StreamScheduler: Sendable {
     head.prune(keeping: ids)
   }
 
+  /// The board frame by which the next pass is due, or `nil` when nothing plays: when the
+  /// queue will have fallen to half the lookahead (the refill point of ``tick(now:)``), or
+  /// when a track's end is played (its completion is reported), whichever comes first.
+  func nextPass(now: Int) -> Int? {
+    guard !isQuiet else { return nil }
+    var due = head.frame - guardFrames - (lookahead + 1) / 2 + 1
+    for track in base.tracks {
+      if let end = track.finishedAt, end > now { due = min(due, end) }
+    }
+    return due
+  }
+
   /// True when nothing plays and nothing is pending.
   var isQuiet: Bool { base.isQuiet && head.isQuiet }
 
