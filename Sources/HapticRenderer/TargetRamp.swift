@@ -11,10 +11,12 @@
 /// exact power — a hundredth of a drive level — at a fraction of the cost (one `exp` and two
 /// table lookups per voice per exact frame). docs/semantics.md §14.
 struct TargetRamp: Sendable {
-  /// The longest ramp, in frames; ramps are 16, 8 or 4 frames long.
-  static let maxFrames = 16
+  /// The longest ramp, in frames; ramps are 64, 32, 16, 8 or 4 frames long.
+  static let maxFrames = 64
   /// The shortest ramp worth checking.
   static let minFrames = 4
+  /// Frames evaluated one by one after every length was refused.
+  static let backoffFrames = 16
   /// Largest accepted midpoint error of the power (and power-weighted frequency), relative.
   static let powerTolerance = 1e-4
   /// Largest accepted midpoint error of the frequency and crispness (Hz, and fraction).
@@ -33,7 +35,8 @@ struct TargetRamp: Sendable {
   var retryAt = 0
   /// The length the next ramp tries first: twice the last one kept (up to ``maxFrames``), or
   /// ``minFrames`` after every length was refused — a target that bends too fast for ramps
-  /// costs one refused try per ``maxFrames`` frames, not four exact evaluations per frame.
+  /// costs one refused try per ``backoffFrames`` frames, not several exact evaluations per
+  /// frame.
   private(set) var preferredFrames = maxFrames
 
   /// The ramp's length for a ramp starting at frame `k` whose smooth stretch ends before
@@ -72,7 +75,7 @@ struct TargetRamp: Sendable {
   mutating func refuse(at k: Int) {
     end = 0
     preferredFrames = Self.minFrames
-    retryAt = k + Self.maxFrames
+    retryAt = k + Self.backoffFrames
   }
 
   /// Ends the ramp (after a dynamic parameter changed the pattern).

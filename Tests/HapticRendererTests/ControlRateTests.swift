@@ -123,9 +123,10 @@ struct ControlRateTests {
     #expect(ramp.target(at: 12).power == 1.25)
     #expect(ramp.preferredFrames == 16)
     #expect(ramp.length(from: 0, before: 10) == 8)
+    #expect(ramp.length(from: 0, before: 17) == 16)
     #expect(ramp.length(from: 0, before: 4) == 0)
     ramp.refuse(at: 30)
-    #expect(ramp.retryAt == 46)
+    #expect(ramp.retryAt == 30 + TargetRamp.backoffFrames)
     #expect(ramp.preferredFrames == 4)
     #expect(ramp.length(from: 0, before: 100) == 4)
   }
