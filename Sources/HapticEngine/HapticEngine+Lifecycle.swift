@@ -173,7 +173,6 @@ extension HapticEngine {
         if track.state == .playing || track.state == .paused || !track.actions.isEmpty { anyActive = true }
         if let end = track.finishedAt, end > now { anyActive = true }
       }
-      scheduler.prune(keeping: Set(players.keys))
       if !anyActive, newlyFinished, let handler = finishedHandler {
         finishedHandler = nil
         finished = handler
@@ -186,6 +185,7 @@ extension HapticEngine {
       return batches
     }
     transmit(batches)
+    lock.withLock { forgetReleasedPlayers() }
     for completion in completions { completion(nil) }
     if let finished, finished(nil) == .stopEngine {
       stop()

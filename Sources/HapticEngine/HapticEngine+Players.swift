@@ -99,6 +99,36 @@ extension HapticEngine {
     }
   }
 
+  /// The player object `id` was deallocated: what it started plays on (its completion handler
+  /// still runs), then the engine forgets it (``forgetReleasedPlayers()``).
+  func release(player id: Int) {
+    lock.withLock {
+      guard players[id] != nil, players[id]?.released == false else { return }
+      players[id]?.released = true
+      releasedPlayers += 1
+    }
+  }
+
+  /// Forgets released players whose tracks are done (no pending command, not playing or
+  /// paused, end reported) and drops their tracks. Call with the lock held; does nothing
+  /// (no allocation) while no player was released.
+  func forgetReleasedPlayers() {
+    guard releasedPlayers > 0, var scheduler = scheduler.take() else { return }
+    defer { self.scheduler = scheduler }
+    let tracks = Dictionary(uniqueKeysWithValues: scheduler.tracks.map { ($0.id, $0) })
+    for (id, handlers) in players where handlers.released {
+      if let track = tracks[id] {
+        guard track.actions.isEmpty, track.state == .finished || track.state == .idle, handlers.reported else { continue }
+      }
+      players[id] = nil
+      patterns[id] = nil
+      rates[id] = nil
+      mutes[id] = nil
+      releasedPlayers -= 1
+    }
+    scheduler.prune(keeping: Set(players.keys))
+  }
+
   func isMuted(player id: Int) -> Bool {
     lock.withLock { scheduler?.tracks.first { $0.id == id }?.muted ?? false }
   }

@@ -90,7 +90,12 @@ public final class HapticEngine: @unchecked Sendable {
     var completion: (@Sendable ((any Error)?) -> Void)?
     var reported = true
     var invalid = false
+    /// The player object is gone: forget it once its track has finished and its completion
+    /// was reported.
+    var released = false
   }
+  /// How many released players are still remembered (their tracks may still play).
+  var releasedPlayers = 0
 
   /// An engine over `link`.
   ///

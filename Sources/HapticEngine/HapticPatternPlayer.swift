@@ -15,6 +15,10 @@ public class HapticPatternPlayer: @unchecked Sendable {
     self.pattern = pattern
   }
 
+  deinit {
+    engine.release(player: id)
+  }
+
   /// Starts playing from the beginning at `time` (a playing player restarts).
   public func start(atTime time: Double = 0) throws(HapticEngineError) {
     try engine.perform(.start, player: id, at: time)
