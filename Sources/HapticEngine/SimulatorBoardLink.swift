@@ -1,5 +1,6 @@
 import Foundation
 import HapticCore
+import HapticTransport
 public import HapticRenderer
 public import HapticSimulator
 public import HapticWire
@@ -26,7 +27,7 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   private var host: ReliableLink
   private var decoder: FrameDecoder
   private var virtualNow = 0.0
-  private let started = ContinuousClock.now
+  private let started = MonotonicTime.seconds()
   private var lastSent = 0.0
   private var closed = false
   private var thread: Thread?
@@ -78,8 +79,7 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   }
 
   private func elapsed() -> Double {
-    let d = ContinuousClock.now - started
-    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    MonotonicTime.seconds() - started
   }
 
   public func boardSeconds(atHost t: Double) -> Double? {

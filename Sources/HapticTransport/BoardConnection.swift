@@ -42,7 +42,7 @@ public final class BoardConnection: @unchecked Sendable {
   private var nextQuery = UInt16.random(in: 1...UInt16.max)
   private var closed = false
   private var thread: Thread?
-  private let start = Date()
+  private let start = MonotonicTime.seconds()
   private let onMessage: @Sendable (WireMessage) -> Void
   private let onEvent: @Sendable (Event) -> Void
 
@@ -74,7 +74,7 @@ public final class BoardConnection: @unchecked Sendable {
   }
 
   /// Seconds since the connection opened (the host time base of ``clockSync``).
-  public var now: Double { Date().timeIntervalSince(start) }
+  public var now: Double { MonotonicTime.seconds() - start }
 
   /// The current clock-sync estimate (host time = ``now``), if the board clock is known.
   public var clockSync: ClockSync? { lock.withLock { sync } }
