@@ -97,6 +97,26 @@ public struct DriveStage: Sendable {
     return frame
   }
 
+  /// Whether the last frame was settled on `target`: until the target changes, every frame
+  /// repeats it (``repeatSettled(count:)`` advances the shaper's model over such repeats).
+  @inline(__always)
+  func isSettled(on target: FrameTarget) -> Bool {
+    settled.valid && settled.target == target
+  }
+
+  /// Advances the shaper's model over `count` repeats of the settled frame, as `count` calls
+  /// of ``frame(index:target:)`` with the settled target would.
+  mutating func repeatSettled(count: Int) {
+    switch shaping {
+    case .resonator:
+      for _ in 0..<count { resonatorShaper.repeatStep(sent: settled.sent, target: settled.drive) }
+    case .envelope:
+      for _ in 0..<count { envelopeShaper.advance(sent: settled.sent, target: settled.drive) }
+    case .none:
+      break
+    }
+  }
+
   /// The frame `index` for several patterns' targets mixed: powers add, the frequency is the
   /// power-weighted mean, crispness the largest.
   public mutating func frame(index: Int, targets: [FrameTarget]) -> Frame {

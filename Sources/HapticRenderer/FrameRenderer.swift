@@ -11,6 +11,13 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   private var voices: PatternVoices
   private var drive: DriveStage
   private var finished = false
+  /// A settled frame being repeated: while the voices' target holds and the drive stage has
+  /// settled on it, frames repeat without asking either; the shaper's model catches up on
+  /// them in one tight loop before the next frame that is worked out (the same steps in the
+  /// same order, so the same result).
+  private var repeated = Frame(index: 0, level: 0, frequency: 0)
+  private var repeatsLeft = 0
+  private var repeatsOwed = 0
 
   /// Prepares rendering of `pattern` for `channel` of `profile`.
   ///
@@ -41,10 +48,24 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   /// The next frame, or `nil` after the final zero frame.
   @inline(__always)
   public mutating func next() -> Frame? {
+    if repeatsLeft > 0 {
+      repeatsLeft -= 1
+      repeatsOwed += 1
+      repeated.index = voices.skipSteadyFrame()
+      return repeated
+    }
     guard !finished else { return nil }
+    if repeatsOwed > 0 {
+      drive.repeatSettled(count: repeatsOwed)
+      repeatsOwed = 0
+    }
     let k = voices.frameIndex
     let target = voices.next()
     let frame = drive.frame(index: k, target: target)
+    if drive.isSettled(on: target) {
+      repeated = frame
+      repeatsLeft = voices.steadyFramesLeft
+    }
     if frame.level == 0 && voices.isFinished && drive.isAtRest { finished = true }
     return frame
   }

@@ -118,6 +118,17 @@ public struct PatternVoices: Sendable {
     sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: controlSource)
   }
 
+  /// How many frames after the last one are certain to repeat its target.
+  var steadyFramesLeft: Int { steadyUntil == Int.max ? Int.max : Swift.max(steadyUntil - frameIndex, 0) }
+
+  /// Moves past one frame of a steady stretch (``steadyFramesLeft`` > 0) without producing
+  /// its target (the last one); returns its index.
+  @inline(__always)
+  mutating func skipSteadyFrame() -> Int {
+    frameIndex += 1
+    return frameIndex - 1
+  }
+
   /// The target of the next frame.
   @inline(__always)
   public mutating func next() -> FrameTarget {

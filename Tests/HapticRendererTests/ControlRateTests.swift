@@ -131,3 +131,31 @@ struct ControlRateTests {
     #expect(ramp.length(from: 0, before: 100) == 4)
   }
 }
+
+/// Repeats of settled frames (``FrameRenderer``) must give exactly the frames of asking the
+/// voices and the drive stage for every frame.
+@Suite("Settled-frame repeats")
+struct SettledRepeatTests {
+  @Test("The frame renderer equals voices → drive stage frame by frame, over the corpus")
+  func repeatsAreExact() throws {
+    var repeatedFrames = 0
+    for name in CorpusRenderTests.files {
+      let pattern = try AHAPReader().read(contentsOf: CorpusRenderTests.corpus.appendingPathComponent(name).path).pattern
+      for profile in BoardProfile.builtIn {
+        let rendered = Array(try FrameRenderer(pattern: pattern, profile: profile))
+        var voices = try PatternVoices(pattern: pattern, profile: profile)
+        var drive = try DriveStage(profile: profile)
+        var previous: Frame?
+        for (k, frame) in rendered.enumerated() {
+          let target = voices.next()
+          let expected = drive.frame(index: k, target: target)
+          #expect(frame == expected, "\(name) \(profile.id) frame \(k)")
+          if frame.level != 0, frame.level == previous?.level { repeatedFrames += 1 }
+          previous = frame
+          if frame != expected { break }
+        }
+      }
+    }
+    #expect(repeatedFrames > 100_000)
+  }
+}
