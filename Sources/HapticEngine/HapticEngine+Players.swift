@@ -1,5 +1,6 @@
 import Foundation
 import HapticAHAP
+import Synchronization
 public import HapticCore
 import HapticRenderer
 
@@ -100,19 +101,25 @@ extension HapticEngine {
   }
 
   /// The player object `id` was deallocated: what it started plays on (its completion handler
-  /// still runs), then the engine forgets it (``forgetReleasedPlayers()``).
+  /// still runs), then the engine forgets it (``forgetReleasedPlayers()``). Takes only
+  /// `releasedIDs`' lock, so it is safe from any thread, the engine's lock held or not.
   func release(player id: Int) {
-    lock.withLock {
-      guard players[id] != nil, players[id]?.released == false else { return }
-      players[id]?.released = true
-      releasedPlayers += 1
-    }
+    releasedIDs.withLock { $0.append(id) }
   }
 
   /// Forgets released players whose tracks are done (no pending command, not playing or
   /// paused, end reported) and drops their tracks. Call with the lock held; does nothing
   /// (no allocation) while no player was released.
   func forgetReleasedPlayers() {
+    let newlyReleased = releasedIDs.withLock { ids -> [Int] in
+      guard !ids.isEmpty else { return [] }
+      defer { ids.removeAll() }
+      return ids
+    }
+    for id in newlyReleased where players[id]?.released == false {
+      players[id]?.released = true
+      releasedPlayers += 1
+    }
     guard releasedPlayers > 0, var scheduler = scheduler.take() else { return }
     defer { self.scheduler = scheduler }
     let tracks = Dictionary(uniqueKeysWithValues: scheduler.tracks.map { ($0.id, $0) })

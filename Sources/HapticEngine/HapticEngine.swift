@@ -1,5 +1,6 @@
 import Foundation
 import HapticCore
+import Synchronization
 public import HapticRenderer
 import HapticSimulator
 public import HapticWire
@@ -96,6 +97,10 @@ public final class HapticEngine: @unchecked Sendable {
   }
   /// How many released players are still remembered (their tracks may still play).
   var releasedPlayers = 0
+  /// Players whose objects were deallocated, not yet marked in `players`. Its own lock, never
+  /// the engine's: a player can be deallocated while the engine's lock is held (a handler that
+  /// captured it, dropped under the lock), and NSLock does not nest.
+  let releasedIDs = Mutex<[Int]>([])
 
   /// An engine over `link`.
   ///

@@ -47,6 +47,24 @@ import Testing
     #expect(Self.counts(h.engine) == (0, 0))
   }
 
+  /// A player can be deallocated while the engine's lock is held: here it lives only in
+  /// another player's completion handler, which the engine replaces under its lock. That must
+  /// not deadlock the engine, and the dropped player is forgotten like any other.
+  @Test(.timeLimit(.minutes(1))) func aPlayerDroppedUnderTheEngineLockIsForgottenToo() throws {
+    let h = try EngineHarness()
+    h.run(0.05)
+    let first = try h.engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.transient(at: 0)]))
+    do {
+      let second = try h.engine.makePlayer(with: HapticPattern(events: [EngineHarness.transient(at: 0)]))
+      first.completionHandler = { _ in _ = second.pattern }
+    }
+    #expect(Self.counts(h.engine).players == 2)
+    first.completionHandler = nil
+    h.run(0.1)
+    #expect(Self.counts(h.engine).players == 1)
+    withExtendedLifetime(first) {}
+  }
+
   @Test func aKeptPlayerIsRemembered() throws {
     let h = try EngineHarness()
     h.run(0.05)
