@@ -309,6 +309,9 @@ struct RTPComparison {
   /// Mismatched frames that do match once moved by a whole number of Timer1 periods (±32.768 or
   /// ±65.536 ms): the signature of a board clock that lost or gained an overflow.
   var failuresMatchingShifted = 0
+  /// Mismatched frames where the board played (±1) the level of a frame one or two before or
+  /// after: a ramp frame played late or early (a value held past its frame), not a wrong value.
+  var failuresMatchingNeighbourFrames = 0
   /// Where the comparison anchored: frame index of the first non-zero frame, and simulated µs
   /// of the first non-zero RTP write.
   var firstFrame = 0
@@ -395,6 +398,12 @@ struct RTPComparison {
         result.worstValueDeviation = max(result.worstValueDeviation, nearest)
         if [-2.0, -1, 1, 2].contains(where: { match(level, at: t + $0 * timer1Period) != nil }) {
           result.failuresMatchingShifted += 1
+        }
+        // The value in force at the frame's own time is a neighbouring frame's level.
+        let inForce = index(at: t).map { writes[$0].value } ?? 0
+        let neighbours = [k - 2, k - 1, k + 1, k + 2].filter { levels.indices.contains($0) }.map { levels[$0] }
+        if neighbours.contains(where: { abs($0 - inForce) <= valueTolerance }) {
+          result.failuresMatchingNeighbourFrames += 1
         }
         if result.failures.count < 8 {
           let seen = around.map { "\($0.value)@\(Int($0.start - anchor))µs" }.joined(separator: " ")
