@@ -121,6 +121,7 @@ extension HapticEngine {
       for id in players.keys { players[id]?.reported = true }
       return loop
     }
+    wakeLoop()
     if let thread, Thread.current != thread {
       while !thread.isFinished { usleep(200) }
     }
@@ -136,8 +137,14 @@ extension HapticEngine {
   private func runLoop() {
     while !lock.withLock({ loopStop }) {
       tick()
-      usleep(UInt32(sleepUntilNextPass() * 1_000_000))
+      _ = loopWake.wait(timeout: .now() + sleepUntilNextPass())
     }
+  }
+
+  /// Ends the loop's sleep now (a player started on a quiet engine: its queue must be refilled
+  /// long before the idle period is over).
+  func wakeLoop() {
+    loopWake.signal()
   }
 
   /// Seconds until the next pass is due.

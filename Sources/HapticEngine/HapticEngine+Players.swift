@@ -67,9 +67,14 @@ extension HapticEngine {
     case .mute(let flag): mutes[id] = flag
     default: break
     }
+    // From quiet the loop sleeps the idle period, longer than what this change queues: wake it
+    // to work out its next pass (while something plays its deadline still holds: a replace
+    // re-renders up to the same head).
+    let wasQuiet = scheduler?.isQuiet ?? true
     let batches = scheduler?.schedule(action, track: id, at: frame(at: time, now: now), now: now) ?? []
     lock.unlock()
     transmit(batches)
+    if wasQuiet { wakeLoop() }
   }
 
   /// Drops a player's pending actions and stops it now.

@@ -71,6 +71,8 @@ public final class HapticEngine: @unchecked Sendable {
   var finishedHandler: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
   var idleSince: Double?
   var loop: Thread?
+  /// What the loop sleeps on between passes (``wakeLoop()`` ends the sleep early).
+  let loopWake = DispatchSemaphore(value: 0)
   var loopStop = false
   var lastStatus: BoardStatus?
   var statusCount = 0
