@@ -127,9 +127,10 @@ extension HapticEngine {
     }
     guard releasedPlayers > 0, var scheduler = scheduler.take() else { return }
     defer { self.scheduler = scheduler }
-    let tracks = Dictionary(uniqueKeysWithValues: scheduler.tracks.map { ($0.id, $0) })
+    let tracks = scheduler.tracks
+    var forgotten = false
     for (id, handlers) in players where handlers.released {
-      if let track = tracks[id] {
+      if let track = tracks.first(where: { $0.id == id }) {
         guard track.actions.isEmpty, track.state == .finished || track.state == .idle, handlers.reported else { continue }
       }
       players[id] = nil
@@ -137,8 +138,9 @@ extension HapticEngine {
       rates[id] = nil
       mutes[id] = nil
       releasedPlayers -= 1
+      forgotten = true
     }
-    scheduler.prune(keeping: Set(players.keys))
+    if forgotten { scheduler.prune(keeping: Set(players.keys)) }
   }
 
   func isMuted(player id: Int) -> Bool {

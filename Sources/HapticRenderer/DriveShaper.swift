@@ -52,7 +52,7 @@ struct DriveShaper: Sendable {
     let upper = target + (1 - target) * c
     let lower = target * (1 - c) - c
     // Near the target: feed-forward d + τ·ḋ. Far from it: deadbeat d + τ/T·(d − E).
-    let nearTarget = target > 0 && abs(target - envelope) <= 3 * resolutionLevel
+    let nearTarget = isNear(target)
     let drive = nearTarget
       ? target + gain * (target - previousTarget) : target + gain * (target - envelope)
     return min(max(drive, lower), upper)
@@ -63,7 +63,13 @@ struct DriveShaper: Sendable {
   /// envelope then only closes in on the quantised drive, staying within three levels.
   @inline(__always)
   func holds(_ target: Double) -> Bool {
-    target > 0 && previousTarget == target && abs(target - envelope) <= 3 * resolutionLevel
+    previousTarget == target && isNear(target)
+  }
+
+  /// Whether the envelope is within three levels of a positive `target` (feed-forward range).
+  @inline(__always)
+  private func isNear(_ target: Double) -> Bool {
+    target > 0 && abs(target - envelope) <= 3 * resolutionLevel
   }
 
   /// Advances the model one frame with the drive actually sent (after quantisation) toward

@@ -72,12 +72,8 @@ public struct DriveStage: Sendable {
   /// The frame `index` for one target.
   @inline(__always)
   public mutating func frame(index: Int, target: FrameTarget) -> Frame {
-    if settled.valid && target == settled.target {
-      switch shaping {
-      case .resonator: resonatorShaper.repeatStep(sent: settled.sent, target: settled.drive)
-      case .envelope: envelopeShaper.advance(sent: settled.sent, target: settled.drive)
-      case .none: break
-      }
+    if isSettled(on: target) {
+      advanceSettled()
       return Frame(index: index, level: settled.level, frequency: settled.frequency)
     }
     if target.power <= 0 && isAtRest {
@@ -107,13 +103,16 @@ public struct DriveStage: Sendable {
   /// Advances the shaper's model over `count` repeats of the settled frame, as `count` calls
   /// of ``frame(index:target:)`` with the settled target would.
   mutating func repeatSettled(count: Int) {
+    for _ in 0..<count { advanceSettled() }
+  }
+
+  /// One repeat of the settled frame: the shaper's model advances with the settled drive.
+  @inline(__always)
+  private mutating func advanceSettled() {
     switch shaping {
-    case .resonator:
-      for _ in 0..<count { resonatorShaper.repeatStep(sent: settled.sent, target: settled.drive) }
-    case .envelope:
-      for _ in 0..<count { envelopeShaper.advance(sent: settled.sent, target: settled.drive) }
-    case .none:
-      break
+    case .resonator: resonatorShaper.repeatStep(sent: settled.sent, target: settled.drive)
+    case .envelope: envelopeShaper.advance(sent: settled.sent, target: settled.drive)
+    case .none: break
     }
   }
 

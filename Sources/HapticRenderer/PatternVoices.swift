@@ -94,6 +94,9 @@ public struct PatternVoices: Sendable {
     usesRamps = options.controlRate
   }
 
+  /// The frame the next voice starts on (`Int.max` when every event has started).
+  private var nextStartFrame: Int { nextEvent == events.count ? Int.max : startFrames[nextEvent] }
+
   /// True once every event has started and ended (nothing will sound again).
   public var isFinished: Bool { active.isEmpty && nextEvent == events.count }
 
@@ -141,7 +144,7 @@ public struct PatternVoices: Sendable {
     }
     if active.isEmpty && (nextEvent == events.count || startFrames[nextEvent] > k) {
       lastTarget = .silent(hz: lastFrequency)
-      steadyUntil = nextEvent == events.count ? Int.max : startFrames[nextEvent]
+      steadyUntil = nextStartFrame
       return lastTarget
     }
     admitVoices(upTo: k)
@@ -158,7 +161,7 @@ public struct PatternVoices: Sendable {
   /// target stays smooth, evaluates the midpoint and the end exactly and keeps the ramp when
   /// the midpoint is close to the interpolation (``TargetRamp``).
   private mutating func beginRamp(at k: Int, t: Double) {
-    var limit = Swift.min(nextVoiceEnd, nextEvent == events.count ? Int.max : startFrames[nextEvent])
+    var limit = Swift.min(nextVoiceEnd, nextStartFrame)
     if !intensityControl.isConstant {
       limit = Swift.min(limit, Self.frame(before: intensityControl.pieceEndTime, period: period))
     }
@@ -191,7 +194,7 @@ public struct PatternVoices: Sendable {
   /// before it certainly repeat it).
   @inline(__always)
   private func steadyEnd(after k: Int, at t: Double) -> Int {
-    var end = Swift.min(nextVoiceEnd, nextEvent == events.count ? Int.max : startFrames[nextEvent])
+    var end = Swift.min(nextVoiceEnd, nextStartFrame)
     guard end > k + 1 else { return k + 1 }
     // Controls first (cheap, and while a curve moves nothing else matters); they only reach
     // continuous voices.
