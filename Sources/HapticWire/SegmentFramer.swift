@@ -2,23 +2,20 @@ public import HapticRenderer
 
 /// Packs a channel's segment stream into `queue segments` frames as they would go on the wire:
 /// as many contiguous segments per batch as fit a frame (246 payload bytes, 255 segments), each
-/// frame COBS-encoded with its delimiter. Used to size renders (`hapticctl render` `wire_bytes`)
-/// and by the streaming scheduler.
+/// frame COBS-encoded with its delimiter. Used to size renders (`hapticctl render` `wire_bytes`);
+/// the batches are ``SegmentBatchPacker``'s, as the engine's are.
 public struct SegmentFramer: Sendable {
   private let channel: UInt8
-  private let levelBytes: UInt8
+  private let levelBytes: Int
   /// Board ticks per frame (the protocol's board clock runs at `clockFrequency`).
-  private let ticksPerFrame: Double
-  private var pending: [SegmentBatch.Segment] = []
-  private var pendingStart = 0
-  private var pendingPayload = 0
+  private let ticksPerFrame: UInt64
+  /// Made at the first segment, which gives the stream's start frame.
+  private var packer: SegmentBatchPacker?
   private var sequence: UInt8 = 0
   /// Encoded bytes produced so far.
   public private(set) var wireBytes = 0
   /// Frames produced so far.
   public private(set) var frames = 0
-
-  private static let batchHeader = 7
 
   /// Creates a framer for `channel`.
   ///
@@ -29,48 +26,33 @@ public struct SegmentFramer: Sendable {
   ///   - clockFrequency: board ticks per second.
   public init(channel: UInt8, levelBytes: Int, framePeriod: Double, clockFrequency: Double = 1_000_000) {
     self.channel = channel
-    self.levelBytes = UInt8(levelBytes)
-    ticksPerFrame = framePeriod * clockFrequency
+    self.levelBytes = levelBytes
+    ticksPerFrame = UInt64((framePeriod * clockFrequency).rounded())
   }
 
-  /// Adds a segment; returns the encoded frame when a batch filled up.
+  /// Adds a segment (the stream's segments are contiguous); returns the encoded frame when a
+  /// batch filled up.
   public mutating func add(_ segment: Segment) -> [UInt8]? {
-    let wire = SegmentBatch.Segment(
-      frames: segment.frames, startLevel: segment.startLevel, endLevel: segment.endLevel,
-      startFrequency: segment.startFrequency, endFrequency: segment.endFrequency)
-    var encoded = WireWriter()
-    SegmentBatch.encode(wire, after: pending.last, levelBytes: levelBytes, into: &encoded)
-    var output: [UInt8]?
-    if !pending.isEmpty
-      && (Self.batchHeader + pendingPayload + encoded.bytes.count > WireFrame.maxPayload || pending.count == 255)
-    {
-      output = flush()
-      // Re-encode as the first of a new batch (it no longer continues from a previous segment).
-      encoded = WireWriter()
-      SegmentBatch.encode(wire, after: nil, levelBytes: levelBytes, into: &encoded)
+    if packer == nil {
+      packer = SegmentBatchPacker(
+        channel: channel, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, startFrame: segment.startFrame)
     }
-    if pending.isEmpty { pendingStart = segment.startFrame }
-    pending.append(wire)
-    pendingPayload += encoded.bytes.count
-    return output
+    guard let batch = packer?.add(segment) else { return nil }
+    return frame(batch)
   }
 
   /// Emits the last, partial batch.
   public mutating func finish() -> [UInt8]? {
-    pending.isEmpty ? nil : flush()
+    guard let batch = packer?.finish() else { return nil }
+    return frame(batch)
   }
 
-  private mutating func flush() -> [UInt8] {
-    let batch = SegmentBatch(
-      channel: channel, startTime: UInt32(truncatingIfNeeded: Int((Double(pendingStart) * ticksPerFrame).rounded())),
-      levelBytes: levelBytes, segments: pending)
+  private mutating func frame(_ batch: SegmentBatch) -> [UInt8] {
     let message = WireMessage.queueSegments(batch)
     let frame = WireFrame(
       flags: [.reliable, .ackValid], session: 1, seq: sequence, ack: 0, type: message.kind.rawValue,
       payload: message.payload())
     sequence &+= 1
-    pending.removeAll(keepingCapacity: true)
-    pendingPayload = 0
     let bytes = frame.encoded()
     wireBytes += bytes.count
     frames += 1
