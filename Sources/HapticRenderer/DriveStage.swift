@@ -31,6 +31,8 @@ public struct DriveStage: Sendable {
   private var settled = Settled()
   /// Whether the last shaped frame was one that ``Settled`` may repeat.
   private var lastStepHolds = false
+  /// Transient priority over the continuous part of the mix.
+  private var ducking: TransientDucking
 
   /// The drive stage of `channel` of `profile`.
   public init(profile: BoardProfile, channel: Int = 0, options: RenderOptions = RenderOptions()) throws(RenderError) {
@@ -44,6 +46,7 @@ public struct DriveStage: Sendable {
     levels = LevelRange(min: profile.minLevel, max: profile.maxLevel)
     reportsFrequency = profile.frequencyControl != nil
     lastFrequency = map.frequency(sharpness: 0.5)
+    ducking = TransientDucking(framePeriod: profile.framePeriod)
     // At rest once the modelled vibration is below half the detection threshold.
     let threshold = DetectionThreshold.acceleration(at: actuator.resonantFrequency)
     let stop = 0.5 * threshold * actuator.ratedAmplitude / actuator.ratedAcceleration
@@ -71,7 +74,8 @@ public struct DriveStage: Sendable {
 
   /// The frame `index` for one target.
   @inline(__always)
-  public mutating func frame(index: Int, target: FrameTarget) -> Frame {
+  public mutating func frame(index: Int, target raw: FrameTarget) -> Frame {
+    let target = ducking.apply(raw, index: index)
     if isSettled(on: target) {
       advanceSettled()
       return Frame(index: index, level: settled.level, frequency: settled.frequency)
@@ -117,31 +121,33 @@ public struct DriveStage: Sendable {
   }
 
   /// The frame `index` for several patterns' targets mixed: powers add, the frequency is the
-  /// power-weighted mean, crispness the largest.
+  /// power-weighted mean (a lone sounding target's own), crispness the largest; transients
+  /// duck the continuous part of the mix as for one pattern.
   public mutating func frame(index: Int, targets: [FrameTarget]) -> Frame {
     if targets.count == 1 { return frame(index: index, target: targets[0]) }
-    var power = 0.0
-    var weighted = 0.0
-    var crispness = 0.0
-    var hasVoices = false
-    for target in targets {
-      power += target.power
-      weighted += target.weightedHz
-      crispness = max(crispness, target.crispness)
-      hasVoices = hasVoices || target.hasVoices
-    }
-    settled.valid = false
+    var mixed = FrameTarget.silent(hz: lastFrequency)
     var sounding = 0
     var soundingHz = 0.0
-    for target in targets where target.power > 0 {
-      sounding += 1
-      soundingHz = target.hz
+    for target in targets {
+      mixed.power += target.power
+      mixed.weightedHz += target.weightedHz
+      mixed.transientPower += target.transientPower
+      mixed.transientWeightedHz += target.transientWeightedHz
+      mixed.crispness = max(mixed.crispness, target.crispness)
+      mixed.hasVoices = mixed.hasVoices || target.hasVoices
+      if target.power > 0 {
+        sounding += 1
+        soundingHz = target.hz
+      }
     }
-    let hz = sounding == 1 ? soundingHz : (power > 0 ? weighted / power : lastFrequency)
-    if power <= 0 && isAtRest {
-      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(hz.roundedToEven) : 0)
+    mixed.hz = sounding == 1 ? soundingHz : (mixed.power > 0 ? mixed.weightedHz / mixed.power : lastFrequency)
+    let target = ducking.apply(mixed, index: index)
+    settled.valid = false
+    if target.power <= 0 && isAtRest {
+      return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.roundedToEven) : 0)
     }
-    return shape(index: index, power: power, hz: hz, crispness: crispness, hasVoices: hasVoices)
+    return shape(
+      index: index, power: target.power, hz: target.hz, crispness: target.crispness, hasVoices: target.hasVoices)
   }
 
   @inline(__always)
@@ -163,8 +169,8 @@ public struct DriveStage: Sendable {
     let level: Int
     switch shaping {
     case .resonator:
-      lastStepHolds = resonatorShaper.holds(target)
       level = resonatorShaper.step(toward: target, crispness: crispness, frequency: frequency, levels: levels)
+      lastStepHolds = resonatorShaper.lastStepHolds
     case .envelope:
       lastStepHolds = envelopeShaper.holds(target)
       level = envelopeShaper.step(toward: target, crispness: crispness, levels: levels)

@@ -36,17 +36,31 @@ public enum DetectionThreshold {
 
 /// Intensity and sharpness → drive level and frequency for one actuator channel.
 ///
-/// Built once per channel; per-Hz tables make the per-frame work a lookup and one `pow`.
+/// Built once per channel; per-Hz tables make the per-frame work a lookup and one `exp`.
+///
+/// Intensity spans what the actuator can do **at the drive frequency**: intensity 1 is rated
+/// drive there, and with the sensation-level mapping intensity I asks for I × SL(f) dB above
+/// the detection threshold, SL(f) being the sensation level rated drive reaches at f. So no
+/// part of the intensity range is clipped at rated drive (no flat top) and every intensity
+/// above 0 is felt. The sharpness band of a frequency-capable LRA is the run of frequencies
+/// around its strongest one where rated drive stays within ``maxTiltDecibels`` of that
+/// strongest acceleration (and at least 10 dB above threshold), so full intensity is strong
+/// at both edges and loudness changes by at most that much across sharpness.
 struct PerceptualMap: Sendable {
+  /// The largest loudness change across the sharpness band at intensity 1, dB.
+  static let maxTiltDecibels = 12.0
+  /// The smallest sensation level at rated drive a band frequency must reach, dB.
+  static let minBandSensationLevel = 10.0
+
   let actuator: ActuatorModel
   let mapping: IntensityMapping
   /// The sharpness band in whole Hz (`fmin...fmax`), or `nil` on amplitude-only boards.
   let band: ClosedRange<Int>?
-  /// The highest sensation level (dB above threshold) the actuator reaches at rated drive.
-  let maxSensationLevel: Double
   private let tableStart: Int
   private let thresholdDB: [Double]
   private let maxAcceleration: [Double]
+  /// Sensation level at rated drive per Hz, dB above the threshold.
+  private let sensationLevel: [Double]
 
   init(actuator: ActuatorModel, frequencyControl: ClosedRange<Double>?, mapping: IntensityMapping) {
     self.actuator = actuator
@@ -68,23 +82,23 @@ struct PerceptualMap: Sendable {
     thresholdDB = thresholds
     maxAcceleration = accelerations
     let levels = zip(accelerations, thresholds).map { 20 * log10($0) - $1 }
-    if frequencyControl != nil {
-      // Android 16: the sharpness band is where rated drive reaches ≥ 10 dB above threshold.
-      let usable = levels.indices.filter { levels[$0] >= 10 }
-      if let first = usable.first, let last = usable.last {
-        band = (low + first)...(low + last)
-      } else {
-        band = nil
-      }
-    } else {
-      band = nil
-    }
-    if let band {
-      maxSensationLevel = levels[(band.lowerBound - low)...(band.upperBound - low)].max() ?? 0
-    } else {
-      let index = min(max(f0 - low, 0), levels.count - 1)
-      maxSensationLevel = levels[index]
-    }
+    sensationLevel = levels.map { max($0, 0) }
+    band = frequencyControl == nil ? nil : Self.band(accelerations: accelerations, levels: levels, start: low)
+  }
+
+  /// The run of whole hertz around the strongest frequency where rated drive is within
+  /// ``maxTiltDecibels`` of the strongest acceleration and ≥ ``minBandSensationLevel`` above
+  /// threshold; `nil` when even the strongest frequency misses the latter.
+  private static func band(accelerations: [Double], levels: [Double], start: Int) -> ClosedRange<Int>? {
+    guard let peak = accelerations.indices.max(by: { accelerations[$0] < accelerations[$1] }) else { return nil }
+    let floor = accelerations[peak] * pow(10, -maxTiltDecibels / 20)
+    func usable(_ index: Int) -> Bool { accelerations[index] >= floor && levels[index] >= minBandSensationLevel }
+    guard usable(peak) else { return nil }
+    var first = peak
+    var last = peak
+    while first > 0 && usable(first - 1) { first -= 1 }
+    while last + 1 < accelerations.count && usable(last + 1) { last += 1 }
+    return (start + first)...(start + last)
   }
 
   /// Steady-state acceleration at rated drive and `hz`: for an LRA the acceleration response
@@ -127,24 +141,30 @@ struct PerceptualMap: Sendable {
     interpolate(thresholdDB, hz)
   }
 
+  /// The sensation level rated drive reaches at `hz`, dB above the threshold (≥ 0).
+  @inline(__always)
+  func sensationLevel(at hz: Double) -> Double {
+    interpolate(sensationLevel, hz)
+  }
+
   /// The target acceleration in G for `intensity` at `hz`; 0 for intensity 0.
   func acceleration(intensity: Double, hz: Double) -> Double {
-    acceleration(intensity: intensity, threshold: threshold(at: hz))
+    acceleration(intensity: intensity, threshold: threshold(at: hz), level: sensationLevel(at: hz))
   }
 
   /// The target acceleration in G for `intensity` where the detection threshold is
-  /// `threshold` dB re 1 G.
+  /// `threshold` dB re 1 G and rated drive reaches `level` dB above it.
   @inline(__always)
-  func acceleration(intensity: Double, threshold: Double) -> Double {
+  func acceleration(intensity: Double, threshold: Double, level: Double) -> Double {
     guard intensity > 0 else { return 0 }
     // 10^(dB/20) as exp(dB · ln10/20): the same value, without the cost of `pow`.
     let decibelToRatio = 0.11512925464970229
+    let i = min(intensity, 1)
     switch mapping {
     case .sensationLevel:
-      return exp((min(intensity, 1) * maxSensationLevel + threshold) * decibelToRatio)
+      return exp((i * level + threshold) * decibelToRatio)
     case .square:
-      let peak = exp((maxSensationLevel + threshold) * decibelToRatio)
-      return min(intensity, 1) * min(intensity, 1) * peak
+      return i * i * exp((level + threshold) * decibelToRatio)
     }
   }
 

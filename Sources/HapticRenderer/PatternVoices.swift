@@ -14,14 +14,24 @@ public struct FrameTarget: Sendable, Hashable {
   public var crispness: Double
   /// Whether any voice is sounding (its crispness counts even at zero power).
   public var hasVoices: Bool
+  /// The part of `power` (and of `weightedHz`) that transients ask for: while it is above 0 the
+  /// drive stage ducks the rest (transient priority, docs/semantics.md §11.9).
+  public var transientPower: Double
+  /// Σ aᵢ²·fᵢ over the sounding transients.
+  public var transientWeightedHz: Double
 
   /// Creates a target.
-  public init(power: Double, weightedHz: Double, hz: Double, crispness: Double, hasVoices: Bool) {
+  public init(
+    power: Double, weightedHz: Double, hz: Double, crispness: Double, hasVoices: Bool,
+    transientPower: Double = 0, transientWeightedHz: Double = 0
+  ) {
     self.power = power
     self.weightedHz = weightedHz
     self.hz = hz
     self.crispness = crispness
     self.hasVoices = hasVoices
+    self.transientPower = transientPower
+    self.transientWeightedHz = transientWeightedHz
   }
 
   /// Nothing sounding, at frequency `hz`.
@@ -259,6 +269,8 @@ public struct PatternVoices: Sendable {
     let sharpnessOffset = sharpnessControl.isConstant ? 0 : sharpnessControl.value(at: t)
     var power = 0.0
     var weightedHz = 0.0
+    var transientPower = 0.0
+    var transientWeightedHz = 0.0
     var crispness = 0.0
     let amplitudeOnly = map.band == nil
     for index in active.indices {
@@ -283,13 +295,18 @@ public struct PatternVoices: Sendable {
         if hz != active[index].cachedThresholdHz {
           active[index].cachedThresholdHz = hz
           active[index].cachedThreshold = map.threshold(at: hz)
+          active[index].cachedLevel = map.sensationLevel(at: hz)
         }
         active[index].cachedAcceleration = map.acceleration(
-          intensity: intensity, threshold: active[index].cachedThreshold)
+          intensity: intensity, threshold: active[index].cachedThreshold, level: active[index].cachedLevel)
       }
       let g = active[index].cachedAcceleration
       power += g * g
       weightedHz += g * g * hz
+      if active[index].kind == .transient {
+        transientPower += g * g
+        transientWeightedHz += g * g * hz
+      }
     }
     guard power > 0 else {
       return FrameTarget(power: 0, weightedHz: 0, hz: lastFrequency, crispness: crispness, hasVoices: true)
@@ -297,6 +314,8 @@ public struct PatternVoices: Sendable {
     // One voice (the common case) or an amplitude-only board: no weighting needed.
     let hz = active.count == 1 || amplitudeOnly ? active[0].cachedHz : weightedHz / power
     lastFrequency = hz
-    return FrameTarget(power: power, weightedHz: weightedHz, hz: hz, crispness: crispness, hasVoices: true)
+    return FrameTarget(
+      power: power, weightedHz: weightedHz, hz: hz, crispness: crispness, hasVoices: true,
+      transientPower: transientPower, transientWeightedHz: transientWeightedHz)
   }
 }

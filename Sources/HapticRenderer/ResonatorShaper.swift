@@ -11,10 +11,14 @@ import Foundation
 /// free evolution over a frame and b the response to a frame of unit sine drive starting at
 /// phase φ0, both exact (no envelope approximation, any detuning).
 ///
-/// Each frame the shaper picks the real drive u minimising the distance (in the energy norm)
-/// between `s'` and the steady orbit of the target drive — the deadbeat onset, or with a
-/// target of 0 the brake that leaves the least energy — clamped by crispness as
-/// ``DriveShaper`` does; near the orbit it sends the feed-forward d + τ·ḋ.
+/// Each frame the shaper compares the state with the target's **steady orbit** — where a
+/// steady drive of the target level at the frame's frequency keeps the resonator, at the
+/// carrier's phase. Far from it (an onset, a step, a frequency change, a stop) it sends the real
+/// drive that brings `s'` closest to the orbit (in the energy norm), clamped by crispness as
+/// ``DriveShaper`` does: a deadbeat that knows the natural mode, so an off-resonance onset
+/// lands on its level without beating. Near the orbit (within ``nearLevels`` levels or
+/// ``nearFraction`` of the target) it sends the feed-forward d + τ·ḋ, which follows envelopes
+/// and curves without chasing the quantisation error frame by frame.
 struct ResonatorShaper: Sendable {
   struct Frequency: Sendable {
     /// Response at the frame end to a frame of drive e^{iωt} from rest: (x, ẋ), complex.
@@ -22,14 +26,56 @@ struct ResonatorShaper: Sendable {
     var r2: (re: Double, im: Double)
     /// e^{iωT}: the carrier's advance over a frame.
     var turn: (re: Double, im: Double)
+    /// The steady orbit of unit drive: (x, ẋ) = (Im(c·h1), Im(c·h2)) at carrier phasor c.
+    var h1: (re: Double, im: Double)
+    var h2: (re: Double, im: Double)
+    /// The steady acceleration amplitude of unit drive, ω²·|H| (1 at f0).
+    var acceleration: Double
+    /// Per frame, how far a falling target may fall (a factor; 0: at once): below resonance
+    /// the drive's force holds the mass against part of the spring force, so a drop of the
+    /// drive raises the acceleration by up to (f0/f)² before the vibration can shrink.
+    var exitDecay: Double
   }
 
+  /// Below this many levels a steady drive is dithered between the two nearest levels.
+  static let ditherLevels = 16.0
+  /// The time constant a falling target follows below resonance (``Frequency/exitDecay``).
+  static let exitTime = 0.003
+
+  /// How much acceleration the drive's own force may add, against the larger of the
+  /// vibration's and the target's (see ``drive(toward:crispness:)``).
+  static let forceLimit = 0.4
+  /// How long a felt level keeps allowing drive force after the target drops, seconds (decay
+  /// time constant).
+  static let holdTime = 0.020
+
+  /// Within this many levels of the orbit the shaper feeds forward.
+  static let nearLevels = 0.3
+  /// … or within this fraction of the orbit's own size, whichever is larger.
+  static let nearFraction = 0.06
+
   private let omega0: Double
+  private let quality: Double
   private let phi: (a: Double, b: Double, c: Double, d: Double)
   /// (stopThreshold / ω0)²: the rest test on the energy (ω0x)² + ẋ², without a square root.
   private let stopEnergy: Double
-  /// The envelope model that drives onsets, steps and steady targets.
-  private var envelopeModel: DriveShaper
+  /// One level as a fraction of full scale.
+  let resolutionLevel: Double
+  /// α / (1 − α) with α = e^(−T/τ): the feed-forward gain (≈ τ / T).
+  private let gain: Double
+  /// The target of the previous frame, to tell a steady target from a moving one.
+  private var previousTarget = 0.0
+  /// The target's steady acceleration (units of full-scale drive at f0), held with a
+  /// ``holdTime`` decay: the level just felt.
+  private var heldAcceleration = 0.0
+  /// e^(−T / holdTime).
+  private let holdDecay: Double
+  /// The rounding error carried into the next frame while dithering (fraction of full scale).
+  private var carry = 0.0
+  /// The least target of the next frame (a falling target's exit below resonance).
+  private var exitFloor = 0.0
+  /// Whether the last step fed a target forward that it was near (see ``step``).
+  private(set) var lastStepHolds = false
   private let band: ClosedRange<Int>?
   private let table: [Frequency]
   /// The table entry in use and its whole-hertz frequency (looked up again only when the
@@ -50,12 +96,15 @@ struct ResonatorShaper: Sendable {
     actuator: ActuatorModel, framePeriod: Double, stopThreshold: Double, resolution: Double,
     frequencyBand: ClosedRange<Int>?
   ) {
-    envelopeModel = DriveShaper(
-      actuator: actuator, framePeriod: framePeriod, stopThreshold: stopThreshold, resolution: resolution)
+    resolutionLevel = resolution
+    let alpha = exp(-framePeriod / actuator.driveTimeConstant)
+    gain = alpha / (1 - alpha)
+    holdDecay = exp(-framePeriod / Self.holdTime)
     let f0 = actuator.resonantFrequency
     let q = actuator.qualityFactor ?? 11
     let w0 = 2 * Double.pi * f0
     omega0 = w0
+    quality = q
     band = frequencyBand
     let sigma = w0 / (2 * q)
     let wd = (w0 * w0 - sigma * sigma).squareRoot()
@@ -109,7 +158,10 @@ struct ResonatorShaper: Sendable {
       // R = s_p(T) − Φ·s_p(0)
       let r1 = (re: end1.re - (phi.a * h1.re + phi.b * h2.re), im: end1.im - (phi.a * h1.im + phi.b * h2.im))
       let r2 = (re: end2.re - (phi.c * h1.re + phi.d * h2.re), im: end2.im - (phi.c * h1.im + phi.d * h2.im))
-      return Frequency(r1: r1, r2: r2, turn: turn)
+      let acceleration = w * w * (h1.re * h1.re + h1.im * h1.im).squareRoot()
+      let exitDecay = f < 0.97 * f0 ? exp(-framePeriod / exitTime) : 0
+      return Frequency(
+        r1: r1, r2: r2, turn: turn, h1: h1, h2: h2, acceleration: acceleration, exitDecay: exitDecay)
     }
   }
 
@@ -148,44 +200,111 @@ struct ResonatorShaper: Sendable {
     (c.re * z1.im + c.im * z1.re, c.re * z2.im + c.im * z2.re)
   }
 
-  /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1, at the selected
-  /// frequency (``select(_:)``).
-  ///
-  /// While there is a target the first-order envelope model decides (deadbeat onset and steps,
-  /// feed-forward near the target; ``DriveShaper``): the exact state would make the controller
-  /// chase the beating between the drive and the natural mode, frame by frame. With no target,
-  /// the exact state decides the brake: the real drive that leaves the least energy
-  /// √((ω0x)² + ẋ²), for the free ring at f0.
+  /// The steady orbit state of drive `target` at carrier phasor `c` (selected frequency).
   @inline(__always)
-  private func drive(toward target: Double, crispness: Double) -> Double {
-    if target > 0 { return envelopeModel.drive(toward: target, crispness: crispness) }
-    if energy < stopEnergy { return 0 }
+  private func orbit(_ target: Double, _ c: (re: Double, im: Double)) -> (Double, Double) {
+    let unit = Self.imag(c, selected.h1, selected.h2)
+    return (target * unit.0, target * unit.1)
+  }
+
+  /// Whether the state is near the steady orbit of `target` (> 0: the drive the state settles
+  /// on) at the carrier phase the next frame starts with: within ``nearLevels``
+  /// levels or ``nearFraction`` of the orbit, in the energy norm (selected frequency).
+  @inline(__always)
+  private func isNear(_ target: Double) -> Bool {
+    guard target > 0 else { return false }
+    let w2 = omega0 * omega0
+    let o = orbit(target, startCarrier)
+    let (ex, ev) = (x - o.0, v - o.1)
+    let error = w2 * ex * ex + ev * ev
+    let size = w2 * o.0 * o.0 + o.1 * o.1
+    // Amplitude units: A = ω0·√energy; compare squares without a square root.
+    let levels = Self.nearLevels * resolutionLevel / omega0
+    return error <= max(levels * levels, Self.nearFraction * Self.nearFraction * size)
+  }
+
+  /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1, at the selected
+  /// frequency (``select(_:)``), and whether it is the feed-forward of a target the state is
+  /// near.
+  ///
+  /// `reference` is the drive whose orbit the state should settle on: the target's level, or
+  /// below ``ditherLevels`` the target itself (the levels around it then alternate).
+  ///
+  /// Near the target's steady orbit: the feed-forward d + τ·ḋ. Otherwise the real drive that
+  /// brings the state after the frame closest to the orbit (with a target of 0: the brake
+  /// that leaves the least energy, for the free ring at f0), `u = ⟨b, s* − Φs⟩ / ⟨b, b⟩` in the
+  /// energy norm, clamped to `[d(1 − c) − c, d + (1 − d)c]`.
+  ///
+  /// The drive's force also accelerates the mass directly (`u/Q` in these units, whatever the
+  /// state): a full-scale frame at an onset or in a brake is felt as a click of its own when the
+  /// vibration is weak (0.27 G on `sim-lra` against an intensity-0.5 level of 0.1 G at
+  /// 147 Hz). So |u| is also held to ``forceLimit`` × Q × the larger of the vibration's
+  /// acceleration now and the target's, and onsets and brakes of weak vibrations take a few
+  /// frames more instead of clicking. The vibration's level is the target's acceleration held
+  /// with a ``holdTime`` decay (what was just felt), so a brake keeps its force to the end.
+  @inline(__always)
+  private func drive(toward target: Double, orbit reference: Double, crispness: Double) -> (drive: Double, near: Bool) {
+    if target <= 0 && energy < stopEnergy { return (0, false) }
     let c = min(max(crispness, 0), 1)
-    let b = Self.imag(startCarrier, selected.r1, selected.r2)
-    let free = (phi.a * x + phi.b * v, phi.c * x + phi.d * v)
+    var upper = target + (1 - target) * c
+    var lower = target * (1 - c) - c
+    let force = Self.forceLimit * quality * max(heldAcceleration, target * selected.acceleration)
+    upper = min(upper, max(force, target))
+    lower = max(lower, -force)
+    if isNear(reference) {
+      return (min(max(target + gain * (target - previousTarget), lower), upper), true)
+    }
+    let start = startCarrier
+    let end = (
+      start.re * selected.turn.re - start.im * selected.turn.im,
+      start.re * selected.turn.im + start.im * selected.turn.re
+    )
+    let goal = orbit(reference, end)
+    let b = Self.imag(start, selected.r1, selected.r2)
+    let gap = (goal.0 - (phi.a * x + phi.b * v), goal.1 - (phi.c * x + phi.d * v))
     let w2 = omega0 * omega0
     let a = w2 * b.0 * b.0 + b.1 * b.1
-    let drive = a > 0 ? -(w2 * b.0 * free.0 + b.1 * free.1) / a : 0
-    return min(max(drive, -c), c)
+    let drive = a > 0 ? (w2 * b.0 * gap.0 + b.1 * gap.1) / a : target
+    return (min(max(drive, lower), upper), false)
   }
 
   /// One frame: the drive toward `target`, quantised to a level, and the model advanced with
-  /// what was sent. Returns the level.
+  /// what was sent. Returns the level; ``lastStepHolds`` tells whether this frame — and every
+  /// following one while the target holds — is the target itself (the feed-forward of an
+  /// unchanged target the state is near: the state then only closes in on the quantised
+  /// drive's orbit).
+  ///
+  /// Below ``ditherLevels`` levels a steady drive between two levels is sent as a mix of both
+  /// (first-order error diffusion: each frame's rounding error is carried into the next). The
+  /// resonator averages them (its bandwidth, f0/Q, is far below the frame rate), so the bottom
+  /// of the intensity range keeps every step: on `sim-lra` rated drive is 64 levels, and the
+  /// first 0.05 of intensity asks for 1.7 to 2.1 levels.
   @inline(__always)
-  mutating func step(toward target: Double, crispness: Double, frequency: Double, levels: LevelRange) -> Int {
+  mutating func step(toward requested: Double, crispness: Double, frequency: Double, levels: LevelRange) -> Int {
     select(frequency)
-    let level = levels.quantize(drive(toward: target, crispness: crispness))
-    advance(sent: Double(level) * envelopeModel.resolutionLevel, target: target)
+    // Below resonance a falling target falls no faster than ``exitTime`` (to within a level).
+    var target = requested
+    if exitFloor > requested + resolutionLevel { target = exitFloor }
+    exitFloor = target * selected.exitDecay
+    let dithers = target > 0 && target < Self.ditherLevels * resolutionLevel
+    let reference = dithers ? target : Double(levels.quantize(target)) * resolutionLevel
+    let (drive, near) = drive(toward: target, orbit: reference, crispness: crispness)
+    let level: Int
+    if near && dithers {
+      let wanted = drive + carry
+      level = levels.quantize(wanted)
+      carry = min(max(wanted - Double(level) * resolutionLevel, -resolutionLevel), resolutionLevel)
+    } else {
+      level = levels.quantize(drive)
+      carry = 0
+    }
+    lastStepHolds = near && !dithers && previousTarget == target
+    advance(sent: Double(level) * resolutionLevel, target: target)
     return level
   }
 
-  /// Whether the drive toward `target` is `target` from this frame on while it holds (the
-  /// envelope model decides while there is a target; ``DriveShaper/holds(_:)``).
-  @inline(__always)
-  func holds(_ target: Double) -> Bool { envelopeModel.holds(target) }
-
   /// One more frame of the drive `sent` toward `target` at the frequency of the last step
-  /// (the repeat of a frame that ``holds(_:)``).
+  /// (the repeat of a frame that held).
   @inline(__always)
   mutating func repeatStep(sent: Double, target: Double) {
     advance(sent: sent, target: target)
@@ -195,7 +314,8 @@ struct ResonatorShaper: Sendable {
   /// frequency.
   @inline(__always)
   private mutating func advance(sent drive: Double, target: Double) {
-    envelopeModel.advance(sent: drive, target: target)
+    previousTarget = target
+    heldAcceleration = max(heldAcceleration * holdDecay, target * selected.acceleration)
     let k = selected
     let start = startCarrier
     let b = drive == 0 ? (0.0, 0.0) : Self.imag(start, k.r1, k.r2)
@@ -207,11 +327,9 @@ struct ResonatorShaper: Sendable {
       carrier = (start.re * k.turn.re - start.im * k.turn.im, start.re * k.turn.im + start.im * k.turn.re)
     }
     lastSentZero = drive == 0
-    if drive <= 0 && energy < stopEnergy {
+    if target <= 0 && drive <= 0 && energy < stopEnergy {
       x = 0
       v = 0
     }
-    // Without a target the exact state is the truth the next onset starts from.
-    if target <= 0 { envelopeModel.envelope = envelope }
   }
 }

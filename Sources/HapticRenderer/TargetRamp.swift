@@ -88,15 +88,19 @@ struct TargetRamp: Sendable {
   @inline(__always)
   func target(at k: Int) -> FrameTarget {
     let n = Double(k - start)
+    // Transients are constant over a ramp (no voice starts or ends on one).
     return FrameTarget(
       power: from.power + step.power * n, weightedHz: from.weightedHz + step.weightedHz * n,
-      hz: from.hz + step.hz * n, crispness: from.crispness + step.crispness * n, hasVoices: true)
+      hz: from.hz + step.hz * n, crispness: from.crispness + step.crispness * n, hasVoices: true,
+      transientPower: from.transientPower, transientWeightedHz: from.transientWeightedHz)
   }
 
   /// Whether the midpoint of the straight line from `from` to `to` is within tolerance of the
   /// exact `mid`.
   static func fits(from: FrameTarget, mid: FrameTarget, to: FrameTarget) -> Bool {
     guard from.hasVoices && mid.hasVoices && to.hasVoices else { return false }
+    guard from.transientPower == to.transientPower && from.transientWeightedHz == to.transientWeightedHz
+    else { return false }
     func close(_ a: Double, _ b: Double, _ c: Double, relative: Double) -> Bool {
       abs((a + c) / 2 - b) <= relative * abs(b)
     }

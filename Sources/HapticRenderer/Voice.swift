@@ -35,9 +35,11 @@ struct Voice: Sendable {
   var cachedIntensity = -1.0
   var cachedHz = -1.0
   var cachedAcceleration = 0.0
-  /// The detection threshold (dB) at `cachedThresholdHz`.
+  /// The detection threshold (dB) at `cachedThresholdHz` and the sensation level rated drive
+  /// reaches there.
   var cachedThresholdHz = -1.0
   var cachedThreshold = 0.0
+  var cachedLevel = 0.0
 
   /// The envelope (0…1) at `s` seconds after the voice start; transients are flat.
   @inline(__always)
