@@ -43,6 +43,9 @@ public struct BoardFile: Sendable, Hashable, Codable {
     public var riseMs: Double?
     /// ERM: coast-down time constant, ms.
     public var coastMs: Double?
+    /// ERM: the smallest voltage that starts the motor from rest (break-away), V; by default
+    /// 0.3 × the rated voltage.
+    public var startVoltage: Double?
   }
 
   /// How to build the firmware.
@@ -103,6 +106,7 @@ public struct BoardFile: Sendable, Hashable, Codable {
     "levels": ["bits", "signed"],
     "channels": [
       "actuator", "f0Hz", "q", "ratedVoltage", "overdriveVoltage", "ratedAccelerationG", "riseMs", "coastMs",
+      "startVoltage",
     ],
     "firmware": ["source", "build", "artifact"],
     "flash": ["tool", "arguments"],

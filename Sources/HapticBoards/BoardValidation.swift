@@ -37,6 +37,12 @@ enum BoardValidation {
         check((channel.q ?? 0) > 0.5 && (channel.q ?? 0) <= 200, "\(path).q", "an LRA needs its quality factor (0.5–200)")
       } else if channel.actuator == "erm" {
         check((channel.riseMs ?? 0) > 0 && (channel.coastMs ?? 0) > 0, "\(path).riseMs", "an ERM needs riseMs and coastMs (time constants, ms)")
+        if let start = channel.startVoltage {
+          check(start > 0 && start <= channel.ratedVoltage, "\(path).startVoltage", "must be in (0, ratedVoltage]")
+        }
+      }
+      if channel.actuator == "lra" {
+        check(channel.startVoltage == nil, "\(path).startVoltage", "only an ERM has a break-away voltage")
       }
     }
     if let firmware = file.firmware {
@@ -61,7 +67,8 @@ enum BoardValidation {
       if channel.actuator == "erm" {
         return ActuatorModel(
           kind: .erm, resonantFrequency: channel.f0Hz, qualityFactor: nil, ratedAcceleration: channel.ratedAccelerationG,
-          ratedAmplitude: rated, driveTimeConstant: (channel.riseMs ?? 50) / 1000, coastTimeConstant: (channel.coastMs ?? 80) / 1000)
+          ratedAmplitude: rated, driveTimeConstant: (channel.riseMs ?? 50) / 1000, coastTimeConstant: (channel.coastMs ?? 80) / 1000,
+          startLevel: channel.startVoltage.map { rated * $0 / channel.ratedVoltage })
       }
       return .lra(f0: channel.f0Hz, q: channel.q ?? 11, ratedAcceleration: channel.ratedAccelerationG, ratedAmplitude: rated)
     }

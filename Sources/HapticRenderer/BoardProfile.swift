@@ -31,13 +31,18 @@ public struct ActuatorModel: Sendable, Hashable {
   public var driveTimeConstant: Double
   /// Envelope time constant in seconds with no drive (coasting).
   public var coastTimeConstant: Double
+  /// ERM: the smallest drive (fraction of full scale) that starts the motor from rest
+  /// (stiction, the break-away level); 0 for an LRA.
+  public var startLevel: Double
 
-  /// Creates an actuator model.
+  /// Creates an actuator model. `startLevel` defaults to 0.3 × the rated amplitude for an ERM
+  /// (a typical coin motor's break-away voltage) and 0 for an LRA.
   public init(
     kind: ActuatorKind, resonantFrequency: Double, qualityFactor: Double?,
     ratedAcceleration: Double, ratedAmplitude: Double, driveTimeConstant: Double,
-    coastTimeConstant: Double
+    coastTimeConstant: Double, startLevel: Double? = nil
   ) {
+    self.startLevel = startLevel ?? (kind == .erm ? 0.3 * ratedAmplitude : 0)
     self.kind = kind
     self.resonantFrequency = resonantFrequency
     self.qualityFactor = qualityFactor
@@ -131,6 +136,9 @@ public struct BoardProfile: Sendable, Hashable, Identifiable {
       }
       if !(channel.driveTimeConstant > 0 && channel.coastTimeConstant > 0) {
         return "channel \(index): time constants must be > 0"
+      }
+      if !(channel.startLevel >= 0 && channel.startLevel <= channel.ratedAmplitude) {
+        return "channel \(index): the start level must be in [0, the rated amplitude]"
       }
     }
     return nil

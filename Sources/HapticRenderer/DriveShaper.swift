@@ -10,6 +10,11 @@ import Foundation
 /// brake) to full scale (overdrive); at crispness 0 exactly d (the actuator's own rise and
 /// ring-down). Near the target it sends the feed-forward d + τ·ḋ, which follows smooth ramps
 /// without amplifying quantisation noise into flicker.
+///
+/// An ERM must also break away from rest: while the modelled speed is below both the target
+/// and the motor's start level (``ActuatorModel/startLevel``), the drive is at least
+/// ``kickMargin`` × that level, so an intensity whose steady drive is below break-away still
+/// starts the motor, at any crispness.
 struct DriveShaper: Sendable {
   private let alphaDrive: Double
   private let alphaCoast: Double
@@ -23,6 +28,10 @@ struct DriveShaper: Sendable {
   var envelope = 0.0
   /// The target of the previous frame, to tell a steady target from a moving one.
   private var previousTarget = 0.0
+  /// ERM: the drive that starts the motor from rest, with a margin (0: no stiction).
+  private let kick: Double
+  /// ERM: the break-away level (fraction of full scale).
+  private let startLevel: Double
 
   /// - Parameters:
   ///   - actuator: the modelled actuator (its time constants).
@@ -37,7 +46,12 @@ struct DriveShaper: Sendable {
     self.stopThreshold = stopThreshold
     resolutionLevel = resolution
     gain = alphaDrive / (1 - alphaDrive)
+    startLevel = actuator.startLevel
+    kick = min(Self.kickMargin * actuator.startLevel, 1)
   }
+
+  /// The start kick as a multiple of the break-away level.
+  static let kickMargin = 1.25
 
   /// True when the actuator is modelled as at rest.
   var isAtRest: Bool {
@@ -55,7 +69,16 @@ struct DriveShaper: Sendable {
     let nearTarget = isNear(target)
     let drive = nearTarget
       ? target + gain * (target - previousTarget) : target + gain * (target - envelope)
-    return min(max(drive, lower), upper)
+    let clamped = min(max(drive, lower), upper)
+    // Stiction: spinning up from below the break-away level, at least the kick (whatever the
+    // crispness: a gentler drive would not start the motor at all).
+    return kicks(target) ? max(clamped, kick) : clamped
+  }
+
+  /// Whether the motor is spinning up from below its break-away level toward `target`.
+  @inline(__always)
+  private func kicks(_ target: Double) -> Bool {
+    target > 0 && envelope < target && envelope < startLevel
   }
 
   /// Whether this frame's drive toward `target` is `target` itself (feed-forward of a target
@@ -63,7 +86,7 @@ struct DriveShaper: Sendable {
   /// envelope then only closes in on the quantised drive, staying within three levels.
   @inline(__always)
   func holds(_ target: Double) -> Bool {
-    previousTarget == target && isNear(target)
+    previousTarget == target && isNear(target) && !kicks(target)
   }
 
   /// Whether the envelope is within three levels of a positive `target` (feed-forward range).

@@ -45,8 +45,8 @@ public struct ActuatorParameters: Sendable, Hashable {
   public static let standardGravity = 9.80665
 
   /// The defaults for a renderer channel model: an LRA gets a 1.2 g moving mass and the force
-  /// factor that yields `ratedAcceleration` at rated drive in steady state at f0; an ERM gets a
-  /// start threshold of 0.3 × rated drive. `shaping == .driver` selects the closed-loop drive
+  /// factor that yields `ratedAcceleration` at rated drive in steady state at f0; an ERM gets the
+  /// model's start level (by default 0.3 × rated drive) as its stiction threshold. `shaping == .driver` selects the closed-loop drive
   /// (overdrive clamp 1.5 × rated, as OD_CLAMP 3.0 V over a 2.0 Vrms rating).
   public init(model: ActuatorModel, shaping: DriveShaping) {
     kind = model.kind
@@ -60,7 +60,7 @@ public struct ActuatorParameters: Sendable, Hashable {
       model.ratedAcceleration * Self.standardGravity * 0.0012 / (qualityFactor * model.ratedAmplitude)
     driveTimeConstant = model.driveTimeConstant
     coastTimeConstant = model.coastTimeConstant
-    startThreshold = 0.3 * model.ratedAmplitude
+    startThreshold = model.startLevel
     drive = shaping == .driver ? .closedLoop(overdriveClamp: 1.5 * model.ratedAmplitude) : .openLoop
   }
 
