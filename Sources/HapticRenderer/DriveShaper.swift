@@ -75,10 +75,11 @@ struct DriveShaper: Sendable {
     return kicks(target) ? max(clamped, kick) : clamped
   }
 
-  /// Whether the motor is spinning up from below its break-away level toward `target`.
+  /// Whether the motor is spinning up from below its break-away level toward `target` (and is
+  /// not yet within the feed-forward range of it, so a frame that holds never kicks).
   @inline(__always)
   private func kicks(_ target: Double) -> Bool {
-    target > 0 && envelope < target && envelope < startLevel
+    target > 0 && envelope < target && envelope < startLevel && !isNear(target)
   }
 
   /// Whether this frame's drive toward `target` is `target` itself (feed-forward of a target
@@ -86,7 +87,7 @@ struct DriveShaper: Sendable {
   /// envelope then only closes in on the quantised drive, staying within three levels.
   @inline(__always)
   func holds(_ target: Double) -> Bool {
-    previousTarget == target && isNear(target) && !kicks(target)
+    previousTarget == target && isNear(target)
   }
 
   /// Whether the envelope is within three levels of a positive `target` (feed-forward range).

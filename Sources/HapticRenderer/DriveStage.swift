@@ -107,6 +107,7 @@ public struct DriveStage: Sendable {
   /// Advances the shaper's model over `count` repeats of the settled frame, as `count` calls
   /// of ``frame(index:target:)`` with the settled target would.
   mutating func repeatSettled(count: Int) {
+    ducking.repeated(settled.target, count: count)
     for _ in 0..<count { advanceSettled() }
   }
 

@@ -141,10 +141,13 @@ struct PerceptualMap: Sendable {
     interpolate(thresholdDB, hz)
   }
 
-  /// The sensation level rated drive reaches at `hz`, dB above the threshold (≥ 0).
+  /// The sensation level rated drive reaches at `hz`, dB above the threshold (≥ 0): exact
+  /// (not from the per-Hz table, whose kinks at every whole hertz would bend a sharpness
+  /// sweep's target near resonance, where the level changes fast).
   @inline(__always)
   func sensationLevel(at hz: Double) -> Double {
-    interpolate(sensationLevel, hz)
+    guard sensationLevel.count > 1 else { return sensationLevel[0] }
+    return max(20 * log10(ratedAcceleration(at: hz)) - threshold(at: hz), 0)
   }
 
   /// The target acceleration in G for `intensity` at `hz`; 0 for intensity 0.
@@ -174,10 +177,11 @@ struct PerceptualMap: Sendable {
     drive(acceleration: g, ratedAcceleration: ratedAcceleration(at: hz))
   }
 
-  /// The actuator's acceleration at rated drive at `hz` (from the per-Hz table).
+  /// The actuator's acceleration at rated drive at `hz` (exact on a frequency-capable board, so
+  /// the drive of intensity 1 is rated drive at any frequency).
   @inline(__always)
   func ratedAcceleration(at hz: Double) -> Double {
-    interpolate(maxAcceleration, hz)
+    maxAcceleration.count == 1 ? maxAcceleration[0] : Self.ratedAcceleration(actuator, at: hz)
   }
 
   /// ``drive(acceleration:hz:)`` with the rated acceleration at the frequency already looked up.

@@ -38,7 +38,7 @@ struct ResonatorShaper: Sendable {
   }
 
   /// Below this many levels a steady drive is dithered between the two nearest levels.
-  static let ditherLevels = 16.0
+  static let ditherLevels = 8.0
   /// The time constant a falling target follows below resonance (``Frequency/exitDecay``).
   static let exitTime = 0.003
 
@@ -52,7 +52,7 @@ struct ResonatorShaper: Sendable {
   /// Within this many levels of the orbit the shaper feeds forward.
   static let nearLevels = 0.3
   /// … or within this fraction of the orbit's own size, whichever is larger.
-  static let nearFraction = 0.06
+  static let nearFraction = 0.15
 
   private let omega0: Double
   private let quality: Double
@@ -207,12 +207,13 @@ struct ResonatorShaper: Sendable {
     return (target * unit.0, target * unit.1)
   }
 
-  /// Whether the state is near the steady orbit of `target` (> 0: the drive the state settles
-  /// on) at the carrier phase the next frame starts with: within ``nearLevels``
-  /// levels or ``nearFraction`` of the orbit, in the energy norm (selected frequency).
+  /// How far the state is from the steady orbit of `target` (> 0: the drive the state settles
+  /// on) at the carrier phase the next frame starts with, as (error / band)² in the energy
+  /// norm, the band being ``nearLevels`` levels or ``nearFraction`` of the orbit, whichever is
+  /// larger (selected frequency); ∞ without a target.
   @inline(__always)
-  private func isNear(_ target: Double) -> Bool {
-    guard target > 0 else { return false }
+  private func distance(_ target: Double) -> Double {
+    guard target > 0 else { return .infinity }
     let w2 = omega0 * omega0
     let o = orbit(target, startCarrier)
     let (ex, ev) = (x - o.0, v - o.1)
@@ -220,7 +221,7 @@ struct ResonatorShaper: Sendable {
     let size = w2 * o.0 * o.0 + o.1 * o.1
     // Amplitude units: A = ω0·√energy; compare squares without a square root.
     let levels = Self.nearLevels * resolutionLevel / omega0
-    return error <= max(levels * levels, Self.nearFraction * Self.nearFraction * size)
+    return error / max(levels * levels, Self.nearFraction * Self.nearFraction * size)
   }
 
   /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1, at the selected
@@ -230,7 +231,8 @@ struct ResonatorShaper: Sendable {
   /// `reference` is the drive whose orbit the state should settle on: the target's level, or
   /// below ``ditherLevels`` the target itself (the levels around it then alternate).
   ///
-  /// Near the target's steady orbit: the feed-forward d + τ·ḋ. Otherwise the real drive that
+  /// Near the target's steady orbit: the feed-forward d + τ·ḋ (between one and two band widths
+  /// away, blended into the correction). Otherwise the real drive that
   /// brings the state after the frame closest to the orbit (with a target of 0: the brake
   /// that leaves the least energy, for the free ring at f0), `u = ⟨b, s* − Φs⟩ / ⟨b, b⟩` in the
   /// energy norm, clamped to `[d(1 − c) − c, d + (1 − d)c]`.
@@ -251,9 +253,9 @@ struct ResonatorShaper: Sendable {
     let force = Self.forceLimit * quality * max(heldAcceleration, target * selected.acceleration)
     upper = min(upper, max(force, target))
     lower = max(lower, -force)
-    if isNear(reference) {
-      return (min(max(target + gain * (target - previousTarget), lower), upper), true)
-    }
+    let distance = distance(reference)
+    let forward = target + gain * (target - previousTarget)
+    if distance <= 1 { return (min(max(forward, lower), upper), true) }
     let start = startCarrier
     let end = (
       start.re * selected.turn.re - start.im * selected.turn.im,
@@ -264,7 +266,13 @@ struct ResonatorShaper: Sendable {
     let gap = (goal.0 - (phi.a * x + phi.b * v), goal.1 - (phi.c * x + phi.d * v))
     let w2 = omega0 * omega0
     let a = w2 * b.0 * b.0 + b.1 * b.1
-    let drive = a > 0 ? (w2 * b.0 * gap.0 + b.1 * gap.1) / a : target
+    var drive = a > 0 ? (w2 * b.0 * gap.0 + b.1 * gap.1) / a : target
+    // Just outside the band, blend from the feed-forward into the correction (fully at twice
+    // the band): a state that strays a little gets a little correction, not a full kick.
+    if distance < 4 {
+      let share = distance.squareRoot() - 1
+      drive = forward + share * (drive - forward)
+    }
     return (min(max(drive, lower), upper), false)
   }
 

@@ -30,6 +30,12 @@ struct TransientDucking: Sendable {
     return since > restoreFrames ? 1 : Double(since) / Double(restoreFrames + 1)
   }
 
+  /// Records `count` repeats of the frame before, whose target was `target` (frames the drive
+  /// stage repeated without being asked; ``DriveStage/repeatSettled(count:)``).
+  mutating func repeated(_ target: FrameTarget, count: Int) {
+    if target.transientPower > 0 && lastTransientFrame != Int.min { lastTransientFrame += count }
+  }
+
   /// The target of frame `index` with the continuous part ducked (the target itself when
   /// nothing is ducked: no transient sounds and none ended within the restore time).
   @inline(__always)
