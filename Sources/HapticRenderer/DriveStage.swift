@@ -134,6 +134,7 @@ public struct DriveStage: Sendable {
       mixed.weightedHz += target.weightedHz
       mixed.transientPower += target.transientPower
       mixed.transientWeightedHz += target.transientWeightedHz
+      mixed.transientAhead = mixed.transientAhead || target.transientAhead
       mixed.crispness = max(mixed.crispness, target.crispness)
       mixed.hasVoices = mixed.hasVoices || target.hasVoices
       if target.power > 0 {
@@ -165,13 +166,15 @@ public struct DriveStage: Sendable {
     } else {
       target = 0
     }
-    let frequency = power > 0 ? hz : lastFrequency
+    var frequency = power > 0 ? hz : lastFrequency
     let crispness = lastCrispness
     let level: Int
     switch shaping {
     case .resonator:
-      level = resonatorShaper.step(toward: target, crispness: crispness, frequency: frequency, levels: levels)
+      level = resonatorShaper.step(
+        toward: target, crispness: crispness, frequency: frequency, levels: levels, style: ducking.style)
       lastStepHolds = resonatorShaper.lastStepHolds
+      frequency = resonatorShaper.frequencyInUse
     case .envelope:
       lastStepHolds = envelopeShaper.holds(target)
       level = envelopeShaper.step(toward: target, crispness: crispness, levels: levels)

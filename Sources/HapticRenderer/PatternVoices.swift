@@ -19,11 +19,14 @@ public struct FrameTarget: Sendable, Hashable {
   public var transientPower: Double
   /// Σ aᵢ²·fᵢ over the sounding transients.
   public var transientWeightedHz: Double
+  /// Whether a transient starts within the next ``PatternVoices/transientLeadSeconds``: the
+  /// drive stage ducks the continuous part ahead of it, so it starts from near rest.
+  public var transientAhead: Bool
 
   /// Creates a target.
   public init(
     power: Double, weightedHz: Double, hz: Double, crispness: Double, hasVoices: Bool,
-    transientPower: Double = 0, transientWeightedHz: Double = 0
+    transientPower: Double = 0, transientWeightedHz: Double = 0, transientAhead: Bool = false
   ) {
     self.power = power
     self.weightedHz = weightedHz
@@ -32,6 +35,7 @@ public struct FrameTarget: Sendable, Hashable {
     self.hasVoices = hasVoices
     self.transientPower = transientPower
     self.transientWeightedHz = transientWeightedHz
+    self.transientAhead = transientAhead
   }
 
   /// Nothing sounding, at frequency `hz`.
@@ -57,6 +61,10 @@ public struct PatternVoices: Sendable {
   private var intensityControl: ControlCursor
   private var sharpnessControl: ControlCursor
   private var nextEvent = 0
+  /// The index of the next transient event not yet started (`events.count` when none).
+  private var nextTransient = 0
+  /// Frames before a transient during which the continuous part is ducked.
+  private let leadFrames: Int
   private var active: [Voice] = []
   /// The next frame to render.
   public private(set) var frameIndex = 0
@@ -102,6 +110,27 @@ public struct PatternVoices: Sendable {
     lastFrequency = map.frequency(sharpness: 0.5)
     windows = TransientWindows(kind: actuator.kind, map: map)
     usesRamps = options.controlRate
+    leadFrames = Swift.max(1, Int((Self.transientLeadSeconds / profile.framePeriod).rounded()))
+    nextTransient = events.firstIndex { $0.type == .hapticTransient } ?? events.count
+  }
+
+  /// How long before a transient the continuous drive is ducked (transient priority,
+  /// docs/semantics.md §15.4): time for the shaper to brake it, so every transient starts
+  /// from near rest and feels the same whatever the vibration it interrupts.
+  public static let transientLeadSeconds = 0.010
+
+  /// The first frame of the duck ahead of the next transient (`Int.max` when none is left).
+  private var leadStart: Int {
+    nextTransient == events.count ? Int.max : startFrames[nextTransient] - leadFrames
+  }
+
+  /// Moves the next-transient cursor past transients that started by frame `k`.
+  private mutating func passTransients(upTo k: Int) {
+    while nextTransient < events.count
+      && (events[nextTransient].type != .hapticTransient || startFrames[nextTransient] <= k)
+    {
+      nextTransient += 1
+    }
   }
 
   /// The frame the next voice starts on (`Int.max` when every event has started).
@@ -159,6 +188,7 @@ public struct PatternVoices: Sendable {
     }
     admitVoices(upTo: k)
     if k >= nextVoiceEnd { removeEndedVoices(at: k) }
+    if nextTransient < events.count && startFrames[nextTransient] <= k { passTransients(upTo: k) }
     let t = Double(k) * period
     // The end of a ramp was evaluated exactly when the ramp began.
     lastTarget = ramp.end > 0 && k == ramp.end ? ramp.to : mix(at: t, frame: k)
@@ -172,6 +202,7 @@ public struct PatternVoices: Sendable {
   /// the midpoint is close to the interpolation (``TargetRamp``).
   private mutating func beginRamp(at k: Int, t: Double) {
     var limit = Swift.min(nextVoiceEnd, nextStartFrame)
+    if leadStart > k { limit = Swift.min(limit, leadStart) }
     if !intensityControl.isConstant {
       limit = Swift.min(limit, Self.frame(before: intensityControl.pieceEndTime, period: period))
     }
@@ -205,6 +236,7 @@ public struct PatternVoices: Sendable {
   @inline(__always)
   private func steadyEnd(after k: Int, at t: Double) -> Int {
     var end = Swift.min(nextVoiceEnd, nextStartFrame)
+    if leadStart > k { end = Swift.min(end, leadStart) }
     guard end > k + 1 else { return k + 1 }
     // Controls first (cheap, and while a curve moves nothing else matters); they only reach
     // continuous voices.
@@ -316,6 +348,6 @@ public struct PatternVoices: Sendable {
     lastFrequency = hz
     return FrameTarget(
       power: power, weightedHz: weightedHz, hz: hz, crispness: crispness, hasVoices: true,
-      transientPower: transientPower, transientWeightedHz: transientWeightedHz)
+      transientPower: transientPower, transientWeightedHz: transientWeightedHz, transientAhead: k >= leadStart)
   }
 }

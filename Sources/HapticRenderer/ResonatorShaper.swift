@@ -49,6 +49,16 @@ struct ResonatorShaper: Sendable {
   /// time constant).
   static let holdTime = 0.020
 
+  /// How a step treats its target (``TransientDucking`` sets it).
+  enum Style: Sendable {
+    /// Corrections toward the target's orbit (and a soft exit below resonance).
+    case corrected
+    /// A stop without the soft exit (a transient follows at once and masks it).
+    case abruptStop
+    /// The target itself, without corrections (a fade-in).
+    case follow
+  }
+
   /// Within this many levels of the orbit the shaper feeds forward.
   static let nearLevels = 0.3
   /// … or within this fraction of the orbit's own size, whichever is larger.
@@ -56,6 +66,8 @@ struct ResonatorShaper: Sendable {
 
   private let omega0: Double
   private let quality: Double
+  /// f0 in whole hertz (the brake's carrier).
+  private let resonantHz: Double
   private let phi: (a: Double, b: Double, c: Double, d: Double)
   /// (stopThreshold / ω0)²: the rest test on the energy (ω0x)² + ẋ², without a square root.
   private let stopEnergy: Double
@@ -105,6 +117,7 @@ struct ResonatorShaper: Sendable {
     let w0 = 2 * Double.pi * f0
     omega0 = w0
     quality = q
+    resonantHz = f0.rounded()
     band = frequencyBand
     let sigma = w0 / (2 * q)
     let wd = (w0 * w0 - sigma * sigma).squareRoot()
@@ -175,6 +188,9 @@ struct ResonatorShaper: Sendable {
       selected = table[hz - band.lowerBound]
     }
   }
+
+  /// The frequency the last step drove at, in whole hertz (the frame's frequency).
+  var frequencyInUse: Double { band == nil ? resonantHz : Double(selectedHz) }
 
   /// (ω0x)² + ẋ²: the resonator's energy, in units where the envelope is ω0·√energy.
   @inline(__always)
@@ -288,15 +304,27 @@ struct ResonatorShaper: Sendable {
   /// of the intensity range keeps every step: on `sim-lra` rated drive is 64 levels, and the
   /// first 0.05 of intensity asks for 1.7 to 2.1 levels.
   @inline(__always)
-  mutating func step(toward requested: Double, crispness: Double, frequency: Double, levels: LevelRange) -> Int {
+  mutating func step(
+    toward requested: Double, crispness: Double, frequency: Double, levels: LevelRange, style: Style = .corrected
+  ) -> Int {
     select(frequency)
+    if style == .abruptStop { exitFloor = 0 }
     // Below resonance a falling target falls no faster than ``exitTime`` (to within a level).
     var target = requested
-    if exitFloor > requested + resolutionLevel { target = exitFloor }
+    let exiting = exitFloor > requested + resolutionLevel
+    if exiting { target = exitFloor }
     exitFloor = target * selected.exitDecay
+    // A brake runs at f0: with the drive gone the mass rings at its own frequency, and a
+    // carrier at another one could only push on it in a drifting phase (below resonance
+    // nearly in quadrature with its velocity, where it does almost no work).
+    if target <= 0 { select(resonantHz) }
     let dithers = target > 0 && target < Self.ditherLevels * resolutionLevel
     let reference = dithers ? target : Double(levels.quantize(target)) * resolutionLevel
-    let (drive, near) = drive(toward: target, orbit: reference, crispness: crispness)
+    // While exiting, the falling target itself: the forced vibration follows it down (a
+    // correction toward each shrinking orbit would chatter); the brake then takes the rest.
+    let (drive, near) =
+      exiting || (style == .follow && target > 0)
+      ? (target, false) : drive(toward: target, orbit: reference, crispness: crispness)
     let level: Int
     if near && dithers {
       let wanted = drive + carry

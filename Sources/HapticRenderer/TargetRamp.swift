@@ -92,14 +92,16 @@ struct TargetRamp: Sendable {
     return FrameTarget(
       power: from.power + step.power * n, weightedHz: from.weightedHz + step.weightedHz * n,
       hz: from.hz + step.hz * n, crispness: from.crispness + step.crispness * n, hasVoices: true,
-      transientPower: from.transientPower, transientWeightedHz: from.transientWeightedHz)
+      transientPower: from.transientPower, transientWeightedHz: from.transientWeightedHz,
+      transientAhead: from.transientAhead)
   }
 
   /// Whether the midpoint of the straight line from `from` to `to` is within tolerance of the
   /// exact `mid`.
   static func fits(from: FrameTarget, mid: FrameTarget, to: FrameTarget) -> Bool {
     guard from.hasVoices && mid.hasVoices && to.hasVoices else { return false }
-    guard from.transientPower == to.transientPower && from.transientWeightedHz == to.transientWeightedHz
+    guard from.transientPower == to.transientPower && from.transientWeightedHz == to.transientWeightedHz,
+      from.transientAhead == to.transientAhead && mid.transientAhead == from.transientAhead
     else { return false }
     func close(_ a: Double, _ b: Double, _ c: Double, relative: Double) -> Bool {
       abs((a + c) / 2 - b) <= relative * abs(b)

@@ -1,6 +1,7 @@
-/// Transient priority: while a transient sounds, the continuous part of a channel's mixed target
-/// is ducked to nothing, and afterwards it comes back linearly (in acceleration) over
-/// ``restoreSeconds`` (docs/semantics.md §11.9).
+/// Transient priority: from ``PatternVoices/transientLeadSeconds`` before a transient and while
+/// it sounds, the continuous part of a channel's mixed target is ducked to nothing, and
+/// afterwards it comes back linearly (in acceleration) over ``restoreSeconds``
+/// (docs/semantics.md §15.4).
 ///
 /// Without it a transient over a continuous event shares the drive headroom with it: on the
 /// simulated LRA a full transient over an intensity-0.6 event peaked at 47–70 % of the same
@@ -10,15 +11,22 @@
 /// Android player ducks 30 ms around one. The rule works on the mixed target, so several
 /// players sharing an actuator follow it too.
 struct TransientDucking: Sendable {
-  /// How long the continuous drive takes to come back after the last transient frame.
+  /// How long the continuous drive stays ducked after the last transient frame, while the
+  /// transient is braked at its own frequency.
+  static let holdSeconds = 0.005
+  /// How long the continuous drive then takes to come back.
   static let restoreSeconds = 0.020
 
+  private let holdFrames: Int
   private let restoreFrames: Int
   /// The last frame index with transient power (`Int.min`: none yet).
   private var lastTransientFrame = Int.min
+  /// What the last ``apply(_:index:)`` did to a continuous part, for the shaper.
+  private(set) var style = ResonatorShaper.Style.corrected
 
   /// Ducking for frames of `framePeriod` seconds.
   init(framePeriod: Double) {
+    holdFrames = max(0, Int((Self.holdSeconds / framePeriod).rounded()))
     restoreFrames = max(1, Int((Self.restoreSeconds / framePeriod).rounded()))
   }
 
@@ -26,7 +34,8 @@ struct TransientDucking: Sendable {
   @inline(__always)
   private func gain(at index: Int) -> Double {
     guard lastTransientFrame != Int.min else { return 1 }
-    let since = index - lastTransientFrame
+    let since = index - lastTransientFrame - holdFrames
+    if since <= 0 { return 0 }
     return since > restoreFrames ? 1 : Double(since) / Double(restoreFrames + 1)
   }
 
@@ -41,10 +50,14 @@ struct TransientDucking: Sendable {
   @inline(__always)
   mutating func apply(_ target: FrameTarget, index: Int) -> FrameTarget {
     if target.transientPower > 0 { lastTransientFrame = index }
-    let g = target.transientPower > 0 ? 0 : gain(at: index)
+    let g = target.transientPower > 0 || target.transientAhead ? 0 : gain(at: index)
+    style = .corrected
     guard g < 1 else { return target }
     let continuousPower = target.power - target.transientPower
     guard continuousPower > 0 else { return target }
+    // Ahead of a transient the continuous vibration is stopped at once (the transient masks
+    // the stop); while it comes back, the drive follows the fade-in without corrections.
+    if target.transientPower == 0 { style = target.transientAhead ? .abruptStop : (g > 0 ? .follow : .corrected) }
     let scale = g * g
     var ducked = target
     ducked.power = target.transientPower + scale * continuousPower
