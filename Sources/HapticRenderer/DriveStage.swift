@@ -135,6 +135,7 @@ public struct DriveStage: Sendable {
       mixed.transientPower += target.transientPower
       mixed.transientWeightedHz += target.transientWeightedHz
       mixed.transientAhead = mixed.transientAhead || target.transientAhead
+      mixed.transientNext = mixed.transientNext || target.transientNext
       mixed.crispness = max(mixed.crispness, target.crispness)
       mixed.hasVoices = mixed.hasVoices || target.hasVoices
       if target.power > 0 {

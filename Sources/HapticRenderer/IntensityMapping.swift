@@ -39,10 +39,12 @@ public enum DetectionThreshold {
 /// Built once per channel; per-Hz tables make the per-frame work a lookup and one `exp`.
 ///
 /// Intensity spans what the actuator can do **at the drive frequency**: intensity 1 is rated
-/// drive there, and with the sensation-level mapping intensity I asks for I × SL(f) dB above
-/// the detection threshold, SL(f) being the sensation level rated drive reaches at f. So no
-/// part of the intensity range is clipped at rated drive (no flat top) and every intensity
-/// above 0 is felt. The sharpness band of a frequency-capable LRA is the run of frequencies
+/// drive there, and with the sensation-level mapping intensity I asks for
+/// I·SL₀ + I²·(SL(f) − SL₀) dB above the detection threshold, SL(f) being the sensation level
+/// rated drive reaches at f and SL₀ the one every frequency of the sharpness band reaches. So no
+/// part of the intensity range is clipped at rated drive (no flat top), every intensity above 0
+/// is felt, and middle intensities sound about equally loud across sharpness (the strength
+/// only resonance has comes in toward the top). The sharpness band of a frequency-capable LRA is the run of frequencies
 /// around its strongest one where rated drive stays within ``maxTiltDecibels`` of that
 /// strongest acceleration (and at least 10 dB above threshold), so full intensity is strong
 /// at both edges and loudness changes by at most that much across sharpness.
@@ -61,6 +63,9 @@ struct PerceptualMap: Sendable {
   private let maxAcceleration: [Double]
   /// Sensation level at rated drive per Hz, dB above the threshold.
   private let sensationLevel: [Double]
+  /// The sensation level every frequency of the sharpness band reaches at rated drive (its
+  /// weakest one's); ∞ without a band.
+  private let commonLevel: Double
 
   init(actuator: ActuatorModel, frequencyControl: ClosedRange<Double>?, mapping: IntensityMapping) {
     self.actuator = actuator
@@ -84,6 +89,11 @@ struct PerceptualMap: Sendable {
     let levels = zip(accelerations, thresholds).map { 20 * log10($0) - $1 }
     sensationLevel = levels.map { max($0, 0) }
     band = frequencyControl == nil ? nil : Self.band(accelerations: accelerations, levels: levels, start: low)
+    if let band {
+      commonLevel = levels[(band.lowerBound - low)...(band.upperBound - low)].min() ?? 0
+    } else {
+      commonLevel = .infinity
+    }
   }
 
   /// The run of whole hertz around the strongest frequency where rated drive is within
@@ -165,7 +175,11 @@ struct PerceptualMap: Sendable {
     let i = min(intensity, 1)
     switch mapping {
     case .sensationLevel:
-      return exp((i * level + threshold) * decibelToRatio)
+      // Equal loudness across the band up to what all of it can do; the extra strength near
+      // resonance comes in toward the top of the range (i²), so a sharpness sweep at a middle
+      // intensity keeps its loudness and intensity 1 is still rated drive.
+      let common = min(level, commonLevel)
+      return exp((i * common + i * i * (level - common) + threshold) * decibelToRatio)
     case .square:
       return i * i * exp((level + threshold) * decibelToRatio)
     }

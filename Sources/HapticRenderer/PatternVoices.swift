@@ -22,11 +22,15 @@ public struct FrameTarget: Sendable, Hashable {
   /// Whether a transient starts within the next ``PatternVoices/transientLeadSeconds``: the
   /// drive stage ducks the continuous part ahead of it, so it starts from near rest.
   public var transientAhead: Bool
+  /// Whether a transient starts with the next frame: a host-shaped LRA then sends nothing,
+  /// so the transient's burst starts on a restarted carrier as it does from rest.
+  public var transientNext: Bool
 
   /// Creates a target.
   public init(
     power: Double, weightedHz: Double, hz: Double, crispness: Double, hasVoices: Bool,
-    transientPower: Double = 0, transientWeightedHz: Double = 0, transientAhead: Bool = false
+    transientPower: Double = 0, transientWeightedHz: Double = 0, transientAhead: Bool = false,
+    transientNext: Bool = false
   ) {
     self.power = power
     self.weightedHz = weightedHz
@@ -36,6 +40,7 @@ public struct FrameTarget: Sendable, Hashable {
     self.transientPower = transientPower
     self.transientWeightedHz = transientWeightedHz
     self.transientAhead = transientAhead
+    self.transientNext = transientNext
   }
 
   /// Nothing sounding, at frequency `hz`.
@@ -202,7 +207,7 @@ public struct PatternVoices: Sendable {
   /// the midpoint is close to the interpolation (``TargetRamp``).
   private mutating func beginRamp(at k: Int, t: Double) {
     var limit = Swift.min(nextVoiceEnd, nextStartFrame)
-    if leadStart > k { limit = Swift.min(limit, leadStart) }
+    if leadStart > k { limit = Swift.min(limit, leadStart) } else if leadStart != Int.max { return }
     if !intensityControl.isConstant {
       limit = Swift.min(limit, Self.frame(before: intensityControl.pieceEndTime, period: period))
     }
@@ -236,7 +241,7 @@ public struct PatternVoices: Sendable {
   @inline(__always)
   private func steadyEnd(after k: Int, at t: Double) -> Int {
     var end = Swift.min(nextVoiceEnd, nextStartFrame)
-    if leadStart > k { end = Swift.min(end, leadStart) }
+    if leadStart > k { end = Swift.min(end, leadStart) } else if leadStart != Int.max { return k + 1 }
     guard end > k + 1 else { return k + 1 }
     // Controls first (cheap, and while a curve moves nothing else matters); they only reach
     // continuous voices.
@@ -348,6 +353,7 @@ public struct PatternVoices: Sendable {
     lastFrequency = hz
     return FrameTarget(
       power: power, weightedHz: weightedHz, hz: hz, crispness: crispness, hasVoices: true,
-      transientPower: transientPower, transientWeightedHz: transientWeightedHz, transientAhead: k >= leadStart)
+      transientPower: transientPower, transientWeightedHz: transientWeightedHz, transientAhead: k >= leadStart,
+      transientNext: nextTransient < events.count && k == startFrames[nextTransient] - 1)
   }
 }

@@ -20,35 +20,6 @@ import Foundation
 /// ``nearFraction`` of the target) it sends the feed-forward d + τ·ḋ, which follows envelopes
 /// and curves without chasing the quantisation error frame by frame.
 struct ResonatorShaper: Sendable {
-  struct Frequency: Sendable {
-    /// Response at the frame end to a frame of drive e^{iωt} from rest: (x, ẋ), complex.
-    var r1: (re: Double, im: Double)
-    var r2: (re: Double, im: Double)
-    /// e^{iωT}: the carrier's advance over a frame.
-    var turn: (re: Double, im: Double)
-    /// The steady orbit of unit drive: (x, ẋ) = (Im(c·h1), Im(c·h2)) at carrier phasor c.
-    var h1: (re: Double, im: Double)
-    var h2: (re: Double, im: Double)
-    /// The steady acceleration amplitude of unit drive, ω²·|H| (1 at f0).
-    var acceleration: Double
-    /// Per frame, how far a falling target may fall (a factor; 0: at once): below resonance
-    /// the drive's force holds the mass against part of the spring force, so a drop of the
-    /// drive raises the acceleration by up to (f0/f)² before the vibration can shrink.
-    var exitDecay: Double
-  }
-
-  /// Below this many levels a steady drive is dithered between the two nearest levels.
-  static let ditherLevels = 8.0
-  /// The time constant a falling target follows below resonance (``Frequency/exitDecay``).
-  static let exitTime = 0.003
-
-  /// How much acceleration the drive's own force may add, against the larger of the
-  /// vibration's and the target's (see ``drive(toward:crispness:)``).
-  static let forceLimit = 0.4
-  /// How long a felt level keeps allowing drive force after the target drops, seconds (decay
-  /// time constant).
-  static let holdTime = 0.020
-
   /// How a step treats its target (``TransientDucking`` sets it).
   enum Style: Sendable {
     /// Corrections toward the target's orbit (and a soft exit below resonance).
@@ -57,6 +28,8 @@ struct ResonatorShaper: Sendable {
     case abruptStop
     /// The target itself, without corrections (a fade-in).
     case follow
+    /// Nothing this frame (a transient starts with the next one, on a restarted carrier).
+    case coast
   }
 
   /// Within this many levels of the orbit the shaper feeds forward.
@@ -64,40 +37,43 @@ struct ResonatorShaper: Sendable {
   /// … or within this fraction of the orbit's own size, whichever is larger.
   static let nearFraction = 0.15
 
-  private let omega0: Double
-  private let quality: Double
+  let omega0: Double
+  let quality: Double
   /// f0 in whole hertz (the brake's carrier).
-  private let resonantHz: Double
-  private let phi: (a: Double, b: Double, c: Double, d: Double)
+  let resonantHz: Double
+  let phi: (a: Double, b: Double, c: Double, d: Double)
   /// (stopThreshold / ω0)²: the rest test on the energy (ω0x)² + ẋ², without a square root.
-  private let stopEnergy: Double
+  let stopEnergy: Double
   /// One level as a fraction of full scale.
   let resolutionLevel: Double
   /// α / (1 − α) with α = e^(−T/τ): the feed-forward gain (≈ τ / T).
-  private let gain: Double
+  let gain: Double
   /// The target of the previous frame, to tell a steady target from a moving one.
-  private var previousTarget = 0.0
+  var previousTarget = 0.0
   /// The target's steady acceleration (units of full-scale drive at f0), held with a
   /// ``holdTime`` decay: the level just felt.
-  private var heldAcceleration = 0.0
+  var heldAcceleration = 0.0
   /// e^(−T / holdTime).
-  private let holdDecay: Double
+  let holdDecay: Double
+  /// A stop off resonance in progress: the acceleration still asked for and the frequency
+  /// the drive has glided to (``glideTarget()``).
+  var glide: (acceleration: Double, hz: Int)?
   /// The rounding error carried into the next frame while dithering (fraction of full scale).
-  private var carry = 0.0
+  var carry = 0.0
   /// The least target of the next frame (a falling target's exit below resonance).
-  private var exitFloor = 0.0
+  var exitFloor = 0.0
   /// Whether the last step fed a target forward that it was near (see ``step``).
   private(set) var lastStepHolds = false
-  private let band: ClosedRange<Int>?
-  private let table: [Frequency]
+  let band: ClosedRange<Int>?
+  let table: [Frequency]
   /// The table entry in use and its whole-hertz frequency (looked up again only when the
   /// frame's frequency rounds to another hertz).
-  private var selected: Frequency
-  private var selectedHz = Int.min
-  private var x = 0.0
-  private var v = 0.0
-  private var carrier = (re: 1.0, im: 0.0)
-  private var lastSentZero = true
+  var selected: Frequency
+  var selectedHz = Int.min
+  var x = 0.0
+  var v = 0.0
+  var carrier = (re: 1.0, im: 0.0)
+  var lastSentZero = true
 
   /// - Parameters:
   ///   - actuator: the LRA (f0, Q, time constants); `framePeriod`: seconds per frame.
@@ -134,53 +110,9 @@ struct ResonatorShaper: Sendable {
     stopEnergy = (stopThreshold / w0) * (stopThreshold / w0)
   }
 
-  private struct TableKey: Hashable, Sendable {
-    let actuator: ActuatorModel
-    let framePeriod: Double
-    let band: ClosedRange<Int>?
-  }
-
-  /// Per-hertz responses, shared by every render of the same actuator and band.
-  private static let tables = SharedTables<TableKey, [Frequency]>()
-
-  /// The response to a frame of unit sine drive at each whole-hertz frequency of `band` (or at
-  /// f0 alone), given the free evolution `phi` over a frame.
-  private static func makeTable(
-    actuator: ActuatorModel, framePeriod: Double, band: ClosedRange<Int>?,
-    phi: (a: Double, b: Double, c: Double, d: Double)
-  ) -> [Frequency] {
-    let f0 = actuator.resonantFrequency
-    let q = actuator.qualityFactor ?? 11
-    let w0 = 2 * Double.pi * f0
-    let sigma = w0 / (2 * q)
-    let g = 1 / q
-    let frequencies = band.map { Array($0).map(Double.init) } ?? [f0]
-    return frequencies.map { f in
-      let w = 2 * Double.pi * f
-      // H = g / (ω0² − ω² + 2iσω)
-      let (dr, di) = (w0 * w0 - w * w, 2 * sigma * w)
-      let den = dr * dr + di * di
-      let h1 = (re: g * dr / den, im: -g * di / den)
-      let h2 = (re: -w * h1.im, im: w * h1.re)
-      let turn = (re: cos(w * framePeriod), im: sin(w * framePeriod))
-      func times(_ a: (re: Double, im: Double), _ b: (re: Double, im: Double)) -> (re: Double, im: Double) {
-        (a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
-      }
-      let end1 = times(h1, turn)
-      let end2 = times(h2, turn)
-      // R = s_p(T) − Φ·s_p(0)
-      let r1 = (re: end1.re - (phi.a * h1.re + phi.b * h2.re), im: end1.im - (phi.a * h1.im + phi.b * h2.im))
-      let r2 = (re: end2.re - (phi.c * h1.re + phi.d * h2.re), im: end2.im - (phi.c * h1.im + phi.d * h2.im))
-      let acceleration = w * w * (h1.re * h1.re + h1.im * h1.im).squareRoot()
-      let exitDecay = f < 0.97 * f0 ? exp(-framePeriod / exitTime) : 0
-      return Frequency(
-        r1: r1, r2: r2, turn: turn, h1: h1, h2: h2, acceleration: acceleration, exitDecay: exitDecay)
-    }
-  }
-
   /// Makes the table entry for `frequency` (rounded to whole Hz, clamped to the band) current.
   @inline(__always)
-  private mutating func select(_ frequency: Double) {
+  mutating func select(_ frequency: Double) {
     guard let band else { return }
     let hz = min(max(Int(frequency.roundedToEven), band.lowerBound), band.upperBound)
     if hz != selectedHz {
@@ -194,7 +126,7 @@ struct ResonatorShaper: Sendable {
 
   /// (ω0x)² + ẋ²: the resonator's energy, in units where the envelope is ω0·√energy.
   @inline(__always)
-  private var energy: Double { (omega0 * x) * (omega0 * x) + v * v }
+  var energy: Double { (omega0 * x) * (omega0 * x) + v * v }
 
   /// Vibration amplitude as a fraction of full-scale drive at f0 (exact at resonance).
   var envelope: Double { omega0 * energy.squareRoot() }
@@ -206,11 +138,11 @@ struct ResonatorShaper: Sendable {
 
   /// The carrier phasor a frame with non-zero drive would start with.
   @inline(__always)
-  private var startCarrier: (re: Double, im: Double) { lastSentZero ? (1, 0) : carrier }
+  var startCarrier: (re: Double, im: Double) { lastSentZero ? (1, 0) : carrier }
 
   /// Im(c·z) for each component of a complex 2-vector: the response to sin-phase drive.
   @inline(__always)
-  private static func imag(
+  static func imag(
     _ c: (re: Double, im: Double), _ z1: (re: Double, im: Double), _ z2: (re: Double, im: Double)
   ) -> (Double, Double) {
     (c.re * z1.im + c.im * z1.re, c.re * z2.im + c.im * z2.re)
@@ -218,7 +150,7 @@ struct ResonatorShaper: Sendable {
 
   /// The steady orbit state of drive `target` at carrier phasor `c` (selected frequency).
   @inline(__always)
-  private func orbit(_ target: Double, _ c: (re: Double, im: Double)) -> (Double, Double) {
+  func orbit(_ target: Double, _ c: (re: Double, im: Double)) -> (Double, Double) {
     let unit = Self.imag(c, selected.h1, selected.h2)
     return (target * unit.0, target * unit.1)
   }
@@ -228,7 +160,7 @@ struct ResonatorShaper: Sendable {
   /// norm, the band being ``nearLevels`` levels or ``nearFraction`` of the orbit, whichever is
   /// larger (selected frequency); ∞ without a target.
   @inline(__always)
-  private func distance(_ target: Double) -> Double {
+  func distance(_ target: Double) -> Double {
     guard target > 0 else { return .infinity }
     let w2 = omega0 * omega0
     let o = orbit(target, startCarrier)
@@ -261,7 +193,7 @@ struct ResonatorShaper: Sendable {
   /// frames more instead of clicking. The vibration's level is the target's acceleration held
   /// with a ``holdTime`` decay (what was just felt), so a brake keeps its force to the end.
   @inline(__always)
-  private func drive(toward target: Double, orbit reference: Double, crispness: Double) -> (drive: Double, near: Bool) {
+  func drive(toward target: Double, orbit reference: Double, crispness: Double) -> (drive: Double, near: Bool) {
     if target <= 0 && energy < stopEnergy { return (0, false) }
     let c = min(max(crispness, 0), 1)
     var upper = target + (1 - target) * c
@@ -269,6 +201,7 @@ struct ResonatorShaper: Sendable {
     let force = Self.forceLimit * quality * max(heldAcceleration, target * selected.acceleration)
     upper = min(upper, max(force, target))
     lower = max(lower, -force)
+    if target <= 0 { return (brakeDrive(limit: min(c, force)), false) }
     let distance = distance(reference)
     let forward = target + gain * (target - previousTarget)
     if distance <= 1 { return (min(max(forward, lower), upper), true) }
@@ -308,12 +241,13 @@ struct ResonatorShaper: Sendable {
     toward requested: Double, crispness: Double, frequency: Double, levels: LevelRange, style: Style = .corrected
   ) -> Int {
     select(frequency)
-    if style == .abruptStop { exitFloor = 0 }
+    if style == .abruptStop || requested <= 0 { exitFloor = 0 }
     // Below resonance a falling target falls no faster than ``exitTime`` (to within a level).
     var target = requested
     let exiting = exitFloor > requested + resolutionLevel
     if exiting { target = exitFloor }
     exitFloor = target * selected.exitDecay
+    if requested <= 0 && style != .coast { target = glideTarget() } else { glide = nil }
     // A brake runs at f0: with the drive gone the mass rings at its own frequency, and a
     // carrier at another one could only push on it in a drifting phase (below resonance
     // nearly in quadrature with its velocity, where it does almost no work).
@@ -323,9 +257,11 @@ struct ResonatorShaper: Sendable {
     // While exiting, the falling target itself: the forced vibration follows it down (a
     // correction toward each shrinking orbit would chatter); the brake then takes the rest.
     let (drive, near) =
-      exiting || (style == .follow && target > 0)
-      ? (target, false) : drive(toward: target, orbit: reference, crispness: crispness)
-    let level: Int
+      style == .coast
+      ? (0, false)
+      : exiting || (style == .follow && target > 0)
+        ? (target, false) : drive(toward: target, orbit: reference, crispness: crispness)
+    var level: Int
     if near && dithers {
       let wanted = drive + carry
       level = levels.quantize(wanted)
@@ -334,6 +270,11 @@ struct ResonatorShaper: Sendable {
       level = levels.quantize(drive)
       carry = 0
     }
+    // A zero frame restarts the board's carrier at phase 0 (protocol §6.5): while the mass is
+    // driven, the smallest level of the drive's sign keeps the phase running, so the next
+    // frame's correction is not decided against a jumped phase (brakes choose their zero
+    // frames, ``brakeDrive(limit:)``).
+    if level == 0 && drive != 0 && target > 0 { level = drive > 0 ? 1 : -1 }
     lastStepHolds = near && !dithers && previousTarget == target
     advance(sent: Double(level) * resolutionLevel, target: target)
     return level
@@ -349,7 +290,7 @@ struct ResonatorShaper: Sendable {
   /// Advances one frame with the drive actually sent (after quantisation), at the selected
   /// frequency.
   @inline(__always)
-  private mutating func advance(sent drive: Double, target: Double) {
+  mutating func advance(sent drive: Double, target: Double) {
     previousTarget = target
     heldAcceleration = max(heldAcceleration * holdDecay, target * selected.acceleration)
     let k = selected

@@ -18,7 +18,7 @@ struct TargetRamp: Sendable {
   /// Frames evaluated one by one after every length was refused.
   static let backoffFrames = 16
   /// Largest accepted midpoint error of the power (and power-weighted frequency), relative.
-  static let powerTolerance = 1e-4
+  static let powerTolerance = 0.8e-4  // 1e-4 let one corpus stretch reach 2.14e-4 (semantics §14)
   /// Largest accepted midpoint error of the frequency and crispness (Hz, and fraction).
   static let hertzTolerance = 0.01
   static let crispnessTolerance = 1e-4
@@ -93,7 +93,7 @@ struct TargetRamp: Sendable {
       power: from.power + step.power * n, weightedHz: from.weightedHz + step.weightedHz * n,
       hz: from.hz + step.hz * n, crispness: from.crispness + step.crispness * n, hasVoices: true,
       transientPower: from.transientPower, transientWeightedHz: from.transientWeightedHz,
-      transientAhead: from.transientAhead)
+      transientAhead: from.transientAhead, transientNext: from.transientNext)
   }
 
   /// Whether the midpoint of the straight line from `from` to `to` is within tolerance of the
@@ -101,7 +101,8 @@ struct TargetRamp: Sendable {
   static func fits(from: FrameTarget, mid: FrameTarget, to: FrameTarget) -> Bool {
     guard from.hasVoices && mid.hasVoices && to.hasVoices else { return false }
     guard from.transientPower == to.transientPower && from.transientWeightedHz == to.transientWeightedHz,
-      from.transientAhead == to.transientAhead && mid.transientAhead == from.transientAhead
+      from.transientAhead == to.transientAhead && mid.transientAhead == from.transientAhead,
+      !from.transientNext && !mid.transientNext && !to.transientNext
     else { return false }
     func close(_ a: Double, _ b: Double, _ c: Double, relative: Double) -> Bool {
       abs((a + c) / 2 - b) <= relative * abs(b)

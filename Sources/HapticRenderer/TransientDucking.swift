@@ -51,13 +51,15 @@ struct TransientDucking: Sendable {
   mutating func apply(_ target: FrameTarget, index: Int) -> FrameTarget {
     if target.transientPower > 0 { lastTransientFrame = index }
     let g = target.transientPower > 0 || target.transientAhead ? 0 : gain(at: index)
-    style = .corrected
+    style = target.transientNext && target.transientPower == 0 ? .coast : .corrected
     guard g < 1 else { return target }
     let continuousPower = target.power - target.transientPower
     guard continuousPower > 0 else { return target }
     // Ahead of a transient the continuous vibration is stopped at once (the transient masks
     // the stop); while it comes back, the drive follows the fade-in without corrections.
-    if target.transientPower == 0 { style = target.transientAhead ? .abruptStop : (g > 0 ? .follow : .corrected) }
+    if target.transientPower == 0 && style != .coast {
+      style = target.transientAhead ? .abruptStop : (g > 0 ? .follow : .corrected)
+    }
     let scale = g * g
     var ducked = target
     ducked.power = target.transientPower + scale * continuousPower
