@@ -41,6 +41,8 @@ struct CharacterizationReport {
       line("overshoot at 1") { n($0.point(at: 1)?.overshoot, 2) }
       line("rise to 90 % at 1 (ms)") { n($0.points.last?.riseMilliseconds, 1) }
       line("  in cycles of f0") { n(map.riseCycles($0), 2) }
+      line("stop at 1 (ms)") { n($0.points.last?.stopMilliseconds, 1) }
+      line("stop at 0.5 (ms)") { n($0.point(at: 0.5)?.stopMilliseconds, 1) }
       text += "loudness tilt at intensity 1: \(n(map.tiltDecibels, 1)) dB\n"
       text += "\nlone transient (intensity 1)\n"
       for figures in map.transients {
@@ -81,6 +83,8 @@ struct CharacterizationReport {
           ("overshoot_at_half", number(sweep.point(at: 0.5)?.overshoot, 3)),
           ("overshoot_at_full", number(sweep.point(at: 1)?.overshoot, 3)),
           ("rise_ms_at_full", number(sweep.points.last?.riseMilliseconds, 2)),
+          ("stop_ms_at_full", number(sweep.points.last?.stopMilliseconds, 2)),
+          ("stop_ms_at_half", number(sweep.point(at: 0.5)?.stopMilliseconds, 2)),
         ])
       }
       let transients = map.transients.map { figures -> JSONText in

@@ -14,7 +14,8 @@ struct Characterize: ParsableCommand {
         steps          levels at least 2.5 dB apart above the 0.026 G detection threshold; the \
       smallest and the 0.9 → 1 gain in dB; the lowest intensity that is felt
         overshoot      the largest |acceleration| of the run over the steady level (intensity \
-      0.5 and 1), and the rise to 90 % at intensity 1
+      0.5 and 1), the rise to 90 % at intensity 1, and the stop (event end → last \
+      |acceleration| at 0.026 G) at intensity 1 and 0.5
         tilt           the spread of the intensity-1 level across sharpness, dB
         transients     a lone transient (intensity 1) at sharpness 0, 0.5, 1: peak, rise, stop
         transient over continuous   a transient (1, 1) at 0.2 s over a continuous event (0.6, s): \

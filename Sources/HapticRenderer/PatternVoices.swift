@@ -189,6 +189,15 @@ public struct PatternVoices: Sendable {
     if active.isEmpty && (nextEvent == events.count || startFrames[nextEvent] > k) {
       lastTarget = .silent(hz: lastFrequency)
       steadyUntil = nextStartFrame
+      // Another player's continuous drive on the same actuator ducks ahead of this one's
+      // transient too: the lead frames carry the flags, one by one.
+      if leadStart <= k {
+        lastTarget.transientAhead = true
+        lastTarget.transientNext = k == leadStart + leadFrames - 1
+        steadyUntil = k + 1
+      } else {
+        steadyUntil = Swift.min(steadyUntil, leadStart)
+      }
       return lastTarget
     }
     admitVoices(upTo: k)
@@ -301,7 +310,12 @@ public struct PatternVoices: Sendable {
   /// mean of the voices' frequencies.
   @inline(__always)
   private mutating func mix(at t: Double, frame k: Int) -> FrameTarget {
-    guard !active.isEmpty else { return .silent(hz: lastFrequency) }
+    guard !active.isEmpty else {
+      var silent = FrameTarget.silent(hz: lastFrequency)
+      silent.transientAhead = k >= leadStart
+      silent.transientNext = leadStart <= k && k == leadStart + leadFrames - 1
+      return silent
+    }
     let intensityScale = intensityControl.isConstant ? 1 : intensityControl.value(at: t)
     let sharpnessOffset = sharpnessControl.isConstant ? 0 : sharpnessControl.value(at: t)
     var power = 0.0
@@ -354,6 +368,6 @@ public struct PatternVoices: Sendable {
     return FrameTarget(
       power: power, weightedHz: weightedHz, hz: hz, crispness: crispness, hasVoices: true,
       transientPower: transientPower, transientWeightedHz: transientWeightedHz, transientAhead: k >= leadStart,
-      transientNext: nextTransient < events.count && k == startFrames[nextTransient] - 1)
+      transientNext: leadStart <= k && k == leadStart + leadFrames - 1)
   }
 }

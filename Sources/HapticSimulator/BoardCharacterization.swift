@@ -9,6 +9,7 @@ public import HapticRenderer
 ///   and each sharpness 0, 0.25, 0.5, 0.75, 1; the largest |acceleration| over 0.25 … 0.35 s;
 /// - **overshoot**: the largest |acceleration| of the whole run over the steady level;
 /// - **rise**: from the event's start to the first |acceleration| at 90 % of the steady level;
+/// - **stop**: from the event's end to the last |acceleration| at the detection threshold;
 /// - **transients**: a lone transient (intensity 1) at sharpness 0, 0.5, 1: peak, rise, stop
 ///   (``ResponseAnalyzer``);
 /// - **transient over continuous**: a transient (1, 1) at 0.2 s over a 0.4 s continuous event
@@ -54,7 +55,8 @@ public struct BoardCharacterization: Sendable {
           rows[channel].append(
             ChannelResponseMap.SteadyPoint(
               intensity: intensity, steady: peaks[channel].window, peak: peaks[channel].overall,
-              riseMilliseconds: peaks[channel].rise.map { $0 * 1000 }))
+              riseMilliseconds: peaks[channel].rise.map { $0 * 1000 },
+              stopMilliseconds: max(peaks[channel].lastFelt - Self.eventDuration, 0) * 1000))
         }
       }
       let frequencies = try driveFrequencies(sharpness: sharpness)
@@ -166,6 +168,8 @@ struct PeakTrace: SimulationTrace {
     var window = 0.0
     var overall = 0.0
     var rise: Double?
+    /// The last time |acceleration| was at or above the detection threshold.
+    var lastFelt = 0.0
   }
 
   var channels: [Channel]
@@ -187,6 +191,7 @@ struct PeakTrace: SimulationTrace {
       records[channel].append((time, value))
     }
     if window.contains(time) && value > channels[channel].window { channels[channel].window = value }
+    if value >= ChannelResponseMap.detectionThreshold { channels[channel].lastFelt = time }
   }
 
   /// The first time channel `index`'s |acceleration| reached `level` (`nil` if never).

@@ -19,6 +19,9 @@ public struct ChannelResponseMap: Sendable, Hashable {
     public var peak: Double
     /// Event start → the first |acceleration| at 90 % of `steady`, ms.
     public var riseMilliseconds: Double?
+    /// Event end → the last |acceleration| at the detection threshold, ms (0 when it was
+    /// never felt after the end).
+    public var stopMilliseconds: Double
 
     /// `peak / steady` (1 for a silent point).
     public var overshoot: Double { steady > 0 ? peak / steady : 1 }

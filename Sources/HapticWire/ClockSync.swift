@@ -58,14 +58,26 @@ public struct ClockSync: Sendable {
   }
 
   private mutating func fit() {
-    guard let reference, let fastest = minimumRoundTrip else { return }
-    // Keep the fastest third of the round trips (at least 8, and all within 20 µs of the
-    // fastest): their midpoints are closest to when the board read its clock, and with many of
-    // them the remaining asymmetry averages out.
-    let sorted = samples.map(\.roundTrip).sorted()
-    let quantile = sorted[min(sorted.count - 1, max(7, sorted.count / 3))]
-    let limit = max(quantile, fastest + 20e-6)
-    let chosen = samples.filter { $0.roundTrip <= limit }
+    guard let reference, let first = samples.first?.hostMid, let last = samples.last?.hostMid else { return }
+    // Keep, in each quarter of the window's time span, the fastest third of its round trips
+    // (at least 2, and all within 20 µs of its fastest): their midpoints are closest to when
+    // the board read its clock, and with many of them the remaining asymmetry averages out.
+    // Per quarter, so the chosen samples span the window even when the fast round trips all
+    // came in one part of it (a host that got busy later); over the whole window at once the
+    // fastest third could bunch into a fraction of a second and leave drift unmeasured.
+    let width = (last - first) / 4
+    var chosen: [Sample] = []
+    for quarter in 0..<4 {
+      let low = first + Double(quarter) * width
+      let high = quarter == 3 ? last : low + width
+      let part = samples.filter { $0.hostMid >= low && ($0.hostMid < high || (quarter == 3 && $0.hostMid <= high)) }
+      guard let fastest = part.map(\.roundTrip).min() else { continue }
+      let sorted = part.map(\.roundTrip).sorted()
+      let quantile = sorted[min(sorted.count - 1, max(1, sorted.count / 3))]
+      let limit = max(quantile, fastest + 20e-6)
+      chosen += part.filter { $0.roundTrip <= limit }
+      if width <= 0 { break }
+    }
     let n = Double(chosen.count)
     let meanX = chosen.reduce(0) { $0 + ($1.hostMid - reference) } / n
     let meanY = chosen.reduce(0) { $0 + $1.boardSeconds } / n

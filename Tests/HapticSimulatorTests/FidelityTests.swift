@@ -38,6 +38,23 @@ struct FidelityTests {
     }
   }
 
+  /// A continuous event stops within 13 ms on sim-lra (it glides to f0 and brakes there,
+  /// docs/semantics.md §15.3); the other boards as before the perceptual model.
+  @Test("Continuous events stop promptly", arguments: BoardProfile.builtIn)
+  func continuousStops(_ profile: BoardProfile) throws {
+    let before: [String: [(full: Double, half: Double)]] = [
+      "sim-erm": [(135.9, 66.1), (49.2, 19.2), (31.9, 9.1), (24.1, 9.7), (18.2, 7.6)],
+      "uno-drv2605l": Array(repeating: (12.1, 3.3), count: 5),
+    ]
+    for (index, sweep) in try Self.map(profile).sweeps.enumerated() {
+      let full = try #require(sweep.points.last).stopMilliseconds
+      let half = try #require(sweep.point(at: 0.5)).stopMilliseconds
+      let limit: (full: Double, half: Double) = before[profile.id]?[index] ?? (13, 13)
+      #expect(full <= limit.full + 0.2, "\(profile.id) sharpness \(sweep.sharpness): \(full) ms at intensity 1")
+      #expect(half <= limit.half + 0.2, "\(profile.id) sharpness \(sweep.sharpness): \(half) ms at intensity 0.5")
+    }
+  }
+
   @Test("sim-lra: ≥ 10 distinguishable steps at sharpness 0.5, ≥ 6 at 0 and 1; tilt ≤ 12 dB")
   func simLRASteps() throws {
     let map = try Self.map(.simLRA)
