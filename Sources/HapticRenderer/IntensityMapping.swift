@@ -60,9 +60,14 @@ struct PerceptualMap: Sendable {
   let band: ClosedRange<Int>?
   private let tableStart: Int
   private let thresholdDB: [Double]
-  private let maxAcceleration: [Double]
-  /// Sensation level at rated drive per Hz, dB above the threshold.
-  private let sensationLevel: [Double]
+  /// Rated acceleration (G) and the sensation level it reaches (dB, ≥ 0) every
+  /// 1 / ``finePerHz`` Hz: fine enough that linear interpolation is smooth at the scale of a
+  /// control-rate ramp's tolerance (a per-Hz table's kinks near resonance were not), and a
+  /// lookup instead of a square root and a logarithm per change of frequency.
+  private let fineAcceleration: [Double]
+  private let fineLevel: [Double]
+  /// Entries per hertz of the fine tables.
+  static let finePerHz = 8
   /// The sensation level every frequency of the sharpness band reaches at rated drive (its
   /// weakest one's); ∞ without a band.
   private let commonLevel: Double
@@ -85,9 +90,17 @@ struct PerceptualMap: Sendable {
       accelerations.append(Self.ratedAcceleration(actuator, at: Double(hz)))
     }
     thresholdDB = thresholds
-    maxAcceleration = accelerations
     let levels = zip(accelerations, thresholds).map { 20 * log10($0) - $1 }
-    sensationLevel = levels.map { max($0, 0) }
+    var fineAcceleration: [Double] = []
+    var fineLevel: [Double] = []
+    for step in 0...((high - low) * Self.finePerHz) {
+      let hz = Double(low) + Double(step) / Double(Self.finePerHz)
+      let a = Self.ratedAcceleration(actuator, at: hz)
+      fineAcceleration.append(a)
+      fineLevel.append(max(20 * log10(a) - DetectionThreshold.decibels(at: hz), 0))
+    }
+    self.fineAcceleration = fineAcceleration
+    self.fineLevel = fineLevel
     band = frequencyControl == nil ? nil : Self.band(accelerations: accelerations, levels: levels, start: low)
     if let band {
       commonLevel = levels[(band.lowerBound - low)...(band.upperBound - low)].min() ?? 0
@@ -151,13 +164,20 @@ struct PerceptualMap: Sendable {
     interpolate(thresholdDB, hz)
   }
 
-  /// The sensation level rated drive reaches at `hz`, dB above the threshold (≥ 0): exact
-  /// (not from the per-Hz table, whose kinks at every whole hertz would bend a sharpness
-  /// sweep's target near resonance, where the level changes fast).
+  /// Linear interpolation in a fine table at `hz`.
+  @inline(__always)
+  private func interpolateFine(_ table: [Double], _ hz: Double) -> Double {
+    if table.count == 1 { return table[0] }
+    let position = min(max((hz - Double(tableStart)) * Double(Self.finePerHz), 0), Double(table.count - 1))
+    let lower = Int(position)
+    guard lower + 1 < table.count else { return table[lower] }
+    return table[lower] + (table[lower + 1] - table[lower]) * (position - Double(lower))
+  }
+
+  /// The sensation level rated drive reaches at `hz`, dB above the threshold (≥ 0).
   @inline(__always)
   func sensationLevel(at hz: Double) -> Double {
-    guard sensationLevel.count > 1 else { return sensationLevel[0] }
-    return max(20 * log10(ratedAcceleration(at: hz)) - threshold(at: hz), 0)
+    interpolateFine(fineLevel, hz)
   }
 
   /// The target acceleration in G for `intensity` at `hz`; 0 for intensity 0.
@@ -191,11 +211,11 @@ struct PerceptualMap: Sendable {
     drive(acceleration: g, ratedAcceleration: ratedAcceleration(at: hz))
   }
 
-  /// The actuator's acceleration at rated drive at `hz` (exact on a frequency-capable board, so
-  /// the drive of intensity 1 is rated drive at any frequency).
+  /// The actuator's acceleration at rated drive at `hz` (from the fine table, so the drive of
+  /// intensity 1 is rated drive at any frequency).
   @inline(__always)
   func ratedAcceleration(at hz: Double) -> Double {
-    maxAcceleration.count == 1 ? maxAcceleration[0] : Self.ratedAcceleration(actuator, at: hz)
+    interpolateFine(fineAcceleration, hz)
   }
 
   /// ``drive(acceleration:hz:)`` with the rated acceleration at the frequency already looked up.
