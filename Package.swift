@@ -99,7 +99,10 @@ let package = Package(
       dependencies: ["HapticTransport", "HapticWire", "HapticTestSupport"]),
     .testTarget(
       name: "HapticSimulatorTests",
-      dependencies: ["HapticSimulator", "HapticRenderer", "HapticWire", "HapticTransport", "HapticCore", "HapticAHAP"]),
+      dependencies: [
+        "HapticSimulator", "HapticRenderer", "HapticWire", "HapticTransport", "HapticCore", "HapticAHAP",
+        "HapticTestSupport",
+      ]),
     .testTarget(
       name: "HapticEngineTests",
       dependencies: ["HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore"]),

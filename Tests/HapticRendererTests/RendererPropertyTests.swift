@@ -73,14 +73,8 @@ struct RendererPropertyTests {
 
 @Suite("Renderer on the corpus")
 struct CorpusRenderTests {
-  static let corpus = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
-
-  static let files: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-    return names.filter { $0.hasSuffix(".ahap") }.sorted()
-  }()
+  static let corpus = TestCorpus.ahapFolder
+  static let files = TestCorpus.ahapFiles
 
   @Test("Every corpus file renders on all three built-in boards", arguments: files)
   func rendersEverywhere(_ name: String) throws {

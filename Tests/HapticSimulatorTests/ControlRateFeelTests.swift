@@ -2,6 +2,7 @@ import Foundation
 import HapticAHAP
 import HapticCore
 import HapticRenderer
+import HapticTestSupport
 import Testing
 
 @testable import HapticSimulator
@@ -10,14 +11,8 @@ import Testing
 /// user feels: the simulated acceleration of a control-rate render against an exact one.
 @Suite("Control-rate evaluation, felt")
 struct ControlRateFeelTests {
-  static let corpus = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
-
-  static let files: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-    return names.filter { $0.hasSuffix(".ahap") }.sorted()
-  }()
+  static let corpus = TestCorpus.ahapFolder
+  static let files = TestCorpus.ahapFiles
 
   /// The largest |acceleration| of each 25 ms window (several cycles, so a shifted carrier phase does not move it).
   struct WindowPeaks: SimulationTrace {
