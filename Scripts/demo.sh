@@ -36,6 +36,12 @@ echo "Simulating $(basename "${files[0]}") on sim-lra (peak, RMS, rise and stop 
 echo "Drive and acceleration plot: simulate-demo.svg"
 
 echo
+echo "What intensity and sharpness feel like on sim-lra (its response map, measured on the simulator):"
+"$bin" characterize --board sim-lra | sed -n '/drive frequency/,$p'
+"$bin" characterize --board sim-lra --format svg -o characterize-demo.svg
+echo "Intensity → acceleration plot: characterize-demo.svg"
+
+echo
 echo "Serving a simulated board on a pseudo-terminal and playing on it:"
 link="$(mktemp -u /tmp/hapticctl-demo-XXXXXX)"
 "$bin" sim serve --board sim-lra --link "$link" >/dev/null &
