@@ -105,7 +105,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "HapticEngineTests",
-      dependencies: ["HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore"]),
+      dependencies: [
+        "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore", "HapticTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer"]),
     .testTarget(
       name: "HapticCLITests",

@@ -38,24 +38,36 @@ extension HapticEngine {
     lock.withLock {
       var scheduler = scheduler
       // Valid players carry over a stop/start (they start idle).
-      for (id, handlers) in players where !handlers.invalid {
-        if let pattern = patterns[id] {
-          var track = PlayerTrack(id: id, pattern: pattern, profile: profile)
-          if let loop = loops[id] {
-            track.loopEnabled = loop.enabled
-            track.loopEnd = loop.end
-          }
-          track.restore(rate: rates[id] ?? 1, muted: mutes[id] ?? false)
-          scheduler.add(track)
+      for (id, player) in players where !player.invalid {
+        var track = PlayerTrack(id: id, pattern: player.pattern, profile: profile)
+        if let loop = player.loop {
+          track.loopEnabled = loop.enabled
+          track.loopEnd = loop.end
         }
+        track.restore(rate: player.rate, muted: player.muted)
+        scheduler.add(track)
       }
       self.scheduler = scheduler
       running = true
       idleSince = link.hostNow
       loopStop = false
+      loopGeneration += 1
     }
     guard !isVirtual else { return }
-    let thread = Thread { [self] in self.runLoop() }
+    let generation = lock.withLock { loopGeneration }
+    // The thread holds the engine weakly: strongly only for one pass, never while it sleeps.
+    let thread = Thread { [weak self] in
+      // Named from the thread itself: on Linux, Foundation names only the current thread.
+      Thread.current.name = "HapticEngine"
+      while true {
+        let next = { () -> (DispatchSemaphore, Double)? in
+          guard let engine = self else { return nil }
+          return engine.loopPass(generation: generation)
+        }()
+        guard let (wake, seconds) = next else { return }
+        _ = wake.wait(timeout: .now() + seconds)
+      }
+    }
     thread.name = "HapticEngine"
     thread.qualityOfService = .userInteractive
     lock.withLock { loop = thread }
@@ -73,29 +85,6 @@ extension HapticEngine {
   public func close() {
     halt()
     link.close(stopDrive: true)
-  }
-
-  /// Calls `handler` once every player has finished (at once if none plays); it returns whether
-  /// to stop the engine.
-  public func notifyWhenPlayersFinished(
-    _ handler: @escaping @Sendable ((any Error)?) -> HapticEngineFinishedAction
-  ) {
-    let idle = lock.withLock { () -> Bool in
-      let playing = scheduler?.tracks.contains { track in
-        track.state == .playing || track.state == .paused || !track.actions.isEmpty
-          || (track.finishedAt != nil && players[track.id]?.reported == false)
-      } ?? false
-      if running && playing { finishedHandler = handler }
-      return !(running && playing)
-    }
-    // Nothing playing (or the engine stopped): Core Haptics calls the handler at once.
-    guard idle else { return }
-    DispatchQueue.global().async { [self] in
-      if handler(nil) == .stopEngine && isRunning {
-        stop()
-        lock.withLock { handlers.stopped }?(.notifyWhenFinished)
-      }
-    }
   }
 
   var isVirtual: Bool { (link as? SimulatorBoardLink)?.isVirtual ?? false }
@@ -117,6 +106,7 @@ extension HapticEngine {
     let thread = lock.withLock { () -> Thread? in
       running = false
       loopStop = true
+      loopGeneration += 1
       scheduler = nil
       for id in players.keys { players[id]?.reported = true }
       return loop
@@ -128,17 +118,20 @@ extension HapticEngine {
     lock.withLock { loop = nil }
   }
 
-  /// The scheduler loop: while anything plays, a pass when the queue falls to half the
-  /// lookahead or a player's end is played (``StreamScheduler/nextPass(now:)``; at least 1 ms
-  /// and at most ``Configuration/idleCadence`` apart), every ``Configuration/idleCadence`` while
-  /// nothing does. Changes never wait for a pass: they are sent when they are made. Sleeping
-  /// until the next deadline rather than polling keeps the thread's wake-ups (most of its CPU
-  /// time) to about two per lookahead.
-  private func runLoop() {
-    while !lock.withLock({ loopStop }) {
-      tick()
-      _ = loopWake.wait(timeout: .now() + sleepUntilNextPass())
-    }
+  /// One pass of the scheduler loop of `generation`: a tick, then what to sleep on and for how
+  /// long; `nil` when the loop must end (stopped, or a newer loop took over). While anything
+  /// plays, a pass comes when the queue falls to half the lookahead or a player's end is played
+  /// (``StreamScheduler/nextPass(now:)``; at least 1 ms and at most
+  /// ``Configuration/idleCadence`` apart), every ``Configuration/idleCadence`` while nothing
+  /// does. Changes never wait for a pass: they are sent when they are made. Sleeping until the
+  /// next deadline rather than polling keeps the thread's wake-ups (most of its CPU time) to
+  /// about two per lookahead.
+  func loopPass(generation: Int) -> (DispatchSemaphore, Double)? {
+    func current() -> Bool { lock.withLock { !loopStop && loopGeneration == generation } }
+    guard current() else { return nil }
+    tick()
+    guard current() else { return nil }
+    return (loopWake, sleepUntilNextPass())
   }
 
   /// Ends the loop's sleep now (a player started on a quiet engine: its queue must be refilled
@@ -161,7 +154,8 @@ extension HapticEngine {
   func tick() {
     guard let now = nowFrame() else { return }
     var completions: [(@Sendable ((any Error)?) -> Void)] = []
-    var finished: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
+    var notify: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
+    var stops: [(@Sendable ((any Error)?) -> Void)?] = []
     var idleStop = false
     let batches = lock.withLock { () -> [StreamScheduler.Batch] in
       // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
@@ -170,19 +164,23 @@ extension HapticEngine {
       let batches = scheduler.tick(now: now)
       // Players whose end the board has played.
       var anyActive = false
-      var newlyFinished = false
       for track in scheduler.tracks {
-        if let end = track.finishedAt, end <= now, players[track.id]?.reported == false {
+        // A finish before a restart that has not yet taken effect is not this run's.
+        if let end = track.finishedAt, end <= now, players[track.id]?.reported == false, !track.startsAgain {
           players[track.id]?.reported = true
-          newlyFinished = true
           if let handler = players[track.id]?.completion { completions.append(handler) }
         }
         if track.state == .playing || track.state == .paused || !track.actions.isEmpty { anyActive = true }
         if let end = track.finishedAt, end > now { anyActive = true }
       }
-      if !anyActive, newlyFinished, let handler = finishedHandler {
-        finishedHandler = nil
-        finished = handler
+      if !anyActive {
+        notify = finishHandlers
+        finishHandlers = []
+        // A stop waits for the drive to come to rest too (a brake after the last sound).
+        if scheduler.isQuiet {
+          stops = stopRequests
+          stopRequests = []
+        }
       }
       if anyActive || !scheduler.isQuiet {
         idleSince = link.hostNow
@@ -194,10 +192,7 @@ extension HapticEngine {
     transmit(batches)
     lock.withLock { forgetReleasedPlayers() }
     for completion in completions { completion(nil) }
-    if let finished, finished(nil) == .stopEngine {
-      stop()
-      lock.withLock { handlers.stopped }?(.notifyWhenFinished)
-    }
+    finish(notify: notify, stops: stops)
     if idleStop {
       halt()
       lock.withLock { handlers.stopped }?(.idleTimeout)

@@ -30,6 +30,7 @@ extension HapticEngine {
   }
 
   private func register(_ pattern: HapticPattern) throws(HapticEngineError) -> Int {
+    if let problem = pattern.problem { throw HapticEngineError(problem.code, problem.message) }
     do {
       for channel in profile.channels.indices { _ = try PatternVoices(pattern: pattern, profile: profile, channel: channel) }
     } catch {
@@ -38,15 +39,23 @@ extension HapticEngine {
     return lock.withLock {
       let id = nextPlayerID
       nextPlayerID += 1
-      players[id] = PlayerHandlers()
-      patterns[id] = pattern
+      players[id] = EnginePlayer(pattern: pattern)
       scheduler?.add(PlayerTrack(id: id, pattern: pattern, profile: profile))
       return id
     }
   }
 
+  /// The longest a player action may be scheduled ahead, seconds (a day, as a render).
+  static let maximumLead = 86_400.0
+
   /// Schedules a player action at engine time `time`.
+  ///
+  /// - Throws: `invalidTime` for a time that is not finite or more than a day ahead (it could
+  ///   never be reached, and would not fit a frame number).
   func perform(_ action: TrackAction, player id: Int, at time: Double) throws(HapticEngineError) {
+    guard time.isFinite, time <= currentTime + Self.maximumLead else {
+      throw HapticEngineError(.invalidTime, "player \(id): time \(time) is not a finite engine time within a day")
+    }
     if case .start = action, !isRunning, isAutoShutdownEnabled { try start() }
     lock.lock()
     guard let handlers = players[id], !handlers.invalid else {
@@ -63,8 +72,8 @@ extension HapticEngine {
     }
     switch action {
     case .start: players[id]?.reported = false
-    case .rate(let rate): rates[id] = rate
-    case .mute(let flag): mutes[id] = flag
+    case .rate(let rate): players[id]?.rate = rate
+    case .mute(let flag): players[id]?.muted = flag
     default: break
     }
     // From quiet the loop sleeps the idle period, longer than what this change queues: wake it
@@ -89,7 +98,7 @@ extension HapticEngine {
 
   func setLoop(player id: Int, enabled: Bool, end: Double) {
     let batches = lock.withLock { () -> [StreamScheduler.Batch] in
-      loops[id] = (enabled, end)
+      players[id]?.loop = (enabled, end)
       guard running, let now = nowFrame() else { return [] }
       return scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: enabled, end: end) } ?? []
     }
@@ -134,9 +143,6 @@ extension HapticEngine {
         guard track.actions.isEmpty, track.state == .finished || track.state == .idle, handlers.reported else { continue }
       }
       players[id] = nil
-      patterns[id] = nil
-      rates[id] = nil
-      mutes[id] = nil
       releasedPlayers -= 1
       forgotten = true
     }

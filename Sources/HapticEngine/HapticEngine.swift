@@ -63,14 +63,18 @@ public final class HapticEngine: @unchecked Sendable {
   var scheduler: StreamScheduler?
   var running = false
   var nextPlayerID = 1
-  var players: [Int: PlayerHandlers] = [:]
-  var patterns: [Int: HapticPattern] = [:]
-  var loops: [Int: (enabled: Bool, end: Double)] = [:]
-  var rates: [Int: Double] = [:]
-  var mutes: [Int: Bool] = [:]
-  var finishedHandler: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)?
+  /// Every player the engine knows, by id.
+  var players: [Int: EnginePlayer] = [:]
+  /// `notifyWhenPlayersFinished` handlers waiting for every player to finish, in order.
+  var finishHandlers: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
+  /// `stop(completionHandler:)` requests waiting for every player to finish and the drive to
+  /// come to rest.
+  var stopRequests: [(@Sendable ((any Error)?) -> Void)?] = []
   var idleSince: Double?
   var loop: Thread?
+  /// Which loop thread is current: a thread whose generation is not this one ends (a start
+  /// from inside a handler on the loop thread starts a new loop while the old one unwinds).
+  var loopGeneration = 0
   /// What the loop sleeps on between passes (``wakeLoop()`` ends the sleep early).
   let loopWake = DispatchSemaphore(value: 0)
   var loopStop = false
@@ -88,14 +92,23 @@ public final class HapticEngine: @unchecked Sendable {
     var muted = false
   }
 
-  /// Callbacks of one player.
-  struct PlayerHandlers {
+  /// Everything the engine keeps about one player (its track lives in the scheduler, and is
+  /// rebuilt from this when the engine starts again).
+  struct EnginePlayer {
+    /// The pattern it plays.
+    let pattern: HapticPattern
     var completion: (@Sendable ((any Error)?) -> Void)?
+    /// Whether its last finish was reported (or it has not been started).
     var reported = true
+    /// Invalidated by a board reset or a lost link.
     var invalid = false
     /// The player object is gone: forget it once its track has finished and its completion
     /// was reported.
     var released = false
+    /// Settings that survive an engine stop and start.
+    var loop: (enabled: Bool, end: Double)?
+    var rate = 1.0
+    var muted = false
   }
   /// How many released players are still remembered (their tracks may still play).
   var releasedPlayers = 0
@@ -120,6 +133,19 @@ public final class HapticEngine: @unchecked Sendable {
     ticksPerFrame = UInt64((link.profile.framePeriod * Double(link.capabilities.clockFrequency)).rounded())
     link.setEventHandler { [weak self] event in self?.handle(event) }
     link.setMessageHandler { [weak self] message in self?.handle(message) }
+  }
+
+  /// An engine dropped without ``close()`` stops its loop and closes its link: the loop holds
+  /// the engine only while it works, never while it sleeps, so dropping the last reference
+  /// frees it (an engine made per view and never closed no longer leaks two threads).
+  deinit {
+    lock.withLock {
+      running = false
+      loopStop = true
+      loopGeneration += 1
+    }
+    loopWake.signal()
+    link.close(stopDrive: true)
   }
 
   /// An engine on the in-process simulator in real time (`hapticctl send --sim`).

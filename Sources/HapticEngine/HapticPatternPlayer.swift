@@ -30,7 +30,13 @@ public class HapticPatternPlayer: @unchecked Sendable {
   }
 
   /// Applies dynamic parameters from `time` on (each parameter's own `time` is added to it).
+  ///
+  /// - Throws: `badParameterEntry` for a parameter whose value or time is not finite (or whose
+  ///   time is negative), `invalidTime` for a bad `time`.
   public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double = 0) throws(HapticEngineError) {
+    if let problem = HapticPattern(parameters: parameters).problem {
+      throw HapticEngineError(problem.code, "sendParameters: \(problem.message)")
+    }
     let groups = Dictionary(grouping: parameters, by: \.time)
     for (offset, group) in groups.sorted(by: { $0.key < $1.key }) {
       try engine.perform(.parameters(group), player: id, at: time > 0 ? time + offset : offset > 0 ? engine.currentTime + offset : 0)
@@ -39,7 +45,15 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
   /// Schedules a parameter curve: its `time` is replaced by `time` (Core Haptics' rule), its
   /// points are relative to that.
+  ///
+  /// - Throws: `badParameterEntry` for a control point whose time or value is not finite (or
+  ///   whose time is negative), `invalidTime` for a bad `time`.
   public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double = 0) throws(HapticEngineError) {
+    var anchored = curve
+    anchored.time = 0
+    if let problem = HapticPattern(curves: [anchored]).problem {
+      throw HapticEngineError(problem.code, "scheduleParameterCurve: \(problem.message)")
+    }
     try engine.perform(.curve(curve), player: id, at: time)
   }
 

@@ -42,13 +42,19 @@ struct PlayerTrack: Sendable {
   /// The board frame where the track last started.
   var startedAt: Int?
   /// The last value sent for each dynamic parameter (`sendParameters`): carried into new
-  /// voices after a seek, a loop wrap, a rate change or a restart, so a live control stays.
+  /// voices after a seek, a loop wrap or a rate change, so a live control stays (a restart
+  /// clears it).
   private var liveControls: [DynamicParameterID: Double] = [:]
 
   init(id: Int, pattern: HapticPattern, profile: BoardProfile) {
     self.id = id
     self.pattern = pattern
     self.profile = profile
+  }
+
+  /// Whether a start is pending (a finish recorded before it belongs to the previous run).
+  var startsAgain: Bool {
+    actions.contains { if case .start = $0.action { return true } else { return false } }
   }
 
   /// Pattern seconds now.
@@ -96,6 +102,9 @@ struct PlayerTrack: Sendable {
   private mutating func apply(_ action: TrackAction, at frame: Int) {
     switch action {
     case .start:
+      // A restart plays the pattern as written: what `sendParameters` set before does not
+      // carry over (Core Haptics' rule); within a run it survives seeks, loops and rate changes.
+      liveControls = [:]
       rebuild(from: 0, skipStarted: false)
       state = .playing
       startedAt = frame

@@ -87,8 +87,9 @@ public struct PatternVoices: Sendable {
 
   /// Prepares the voices of `pattern` for `channel` of `profile`.
   ///
-  /// - Throws: ``RenderError`` when the profile is unusable, the channel does not exist, or the
-  ///   pattern is longer than ``RenderOptions/maxDuration``.
+  /// - Throws: ``RenderError`` when the profile is unusable, the channel does not exist, the
+  ///   pattern has an entry no player can honour (``HapticCore/HapticPattern/problem``: a
+  ///   non-finite or negative time, …) or it is longer than ``RenderOptions/maxDuration``.
   public init(
     pattern: HapticPattern, profile: BoardProfile, channel: Int = 0, options: RenderOptions = RenderOptions()
   ) throws(RenderError) {
@@ -96,6 +97,7 @@ public struct PatternVoices: Sendable {
     guard profile.channels.indices.contains(channel) else {
       throw RenderError(board: profile.id, message: "no channel \(channel) (the board has \(profile.channels.count))")
     }
+    if let problem = pattern.problem { throw RenderError(board: profile.id, message: problem.description) }
     let lastEnd = pattern.events.reduce(pattern.duration) { Swift.max($0, $1.time + ($1.duration ?? 0)) }
     guard lastEnd <= options.maxDuration else {
       throw RenderError(
