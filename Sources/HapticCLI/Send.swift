@@ -108,7 +108,7 @@ struct Send: ParsableCommand {
     let engine: HapticEngine
     do throws(HapticEngineError) {
       if let simulated {
-        engine = try HapticEngine.simulated(profile: simulated, configuration: configuration)
+        engine = try HapticEngine.simulated(profile: simulated, configuration: configuration, logsDrive: true)
       } else {
         // The board's own file (built-in or user) decides the profile it is rendered for.
         let catalog = boardOptions.catalog()

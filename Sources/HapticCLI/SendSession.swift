@@ -108,6 +108,7 @@ final class SendSession: @unchecked Sendable {
     let board = link.snapshot
     let frequency = Double(engine.capabilities.clockFrequency)
     var worst = 0.0
+    var measured = 0
     let onsets = pattern.events.filter { $0.type.isHaptic && $0.time >= options.seek }.map { ($0.time - options.seek) / options.rate }
     for expected in onsets.sorted().prefix(64) {
       let target = start + expected
@@ -116,8 +117,10 @@ final class SendSession: @unchecked Sendable {
         change.level != 0 && abs(Double(board.boardTicks(at: change.time)) / frequency - target) <= 2 * period
       }) else { continue }
       worst = max(worst, abs(Double(board.boardTicks(at: change.time)) / frequency - target))
+      measured += 1
     }
-    return worst
+    // No onset found (nothing drove, or the board kept no log): unknown, not 0.
+    return measured > 0 ? worst : nil
   }
 
   private func playROM() throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {

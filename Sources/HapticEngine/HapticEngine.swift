@@ -148,11 +148,13 @@ public final class HapticEngine: @unchecked Sendable {
     link.close(stopDrive: true)
   }
 
-  /// An engine on the in-process simulator in real time (`hapticctl send --sim`).
-  public static func simulated(profile: BoardProfile = .simLRA, configuration: Configuration = Configuration()) throws(
-    HapticEngineError
-  ) -> HapticEngine {
-    let link = try SimulatorBoardLink(configuration: .init(profile: profile), clock: .realTime)
+  /// An engine on the in-process simulator in real time (`hapticctl send --sim`). With
+  /// `logsDrive` the simulated board keeps every change of its drive (``SimulatorBoardLink/snapshot``'s
+  /// drive log: onsets can be measured against the pattern; it grows with what is played).
+  public static func simulated(
+    profile: BoardProfile = .simLRA, configuration: Configuration = Configuration(), logsDrive: Bool = false
+  ) throws(HapticEngineError) -> HapticEngine {
+    let link = try SimulatorBoardLink(configuration: .init(profile: profile), clock: .realTime, logsDrive: logsDrive)
     return try HapticEngine(link: link, configuration: configuration)
   }
 

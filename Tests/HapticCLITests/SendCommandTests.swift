@@ -20,6 +20,17 @@ struct SendCommandTests {
     }
     #expect(try #require(report["wire_bytes"] as? Int) > 0)
     #expect(try #require(report["max_onset_error_ms"] as? Double) <= 1)
+    // Measured from the simulated board's drive log (it used to print 0 without measuring):
+    // events 0.4 ms off the frame grid start on the nearest frame, 0.4 ms away.
+    let file = NSTemporaryDirectory() + "hapticctl-offgrid-\(getpid()).ahap"
+    try """
+      {"Pattern": [{"Event": {"Time": 0.0004, "EventType": "HapticTransient"}},
+                   {"Event": {"Time": 0.1004, "EventType": "HapticTransient"}}]}
+      """.write(toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let measured = try object(try CLIRunner.run(["send", file, "--sim", "--json"]).stdout)
+    let onset = try #require(measured["max_onset_error_ms"] as? Double)
+    #expect(onset >= 0.3 && onset <= 1, "\(onset) ms")
     let text = try CLIRunner.run(["send", "--preset", "impact-heavy", "--intensity", "0.5", "--sim", "--board", "sim-erm"])
     #expect(text.status == 0 && text.stdout.hasPrefix("played on sim-erm:"), "\(text.stdout)\(text.stderr)")
   }
