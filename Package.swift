@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "HapticSimulator", targets: ["HapticSimulator"]),
     .library(name: "HapticEngine", targets: ["HapticEngine"]),
     .library(name: "HapticBoards", targets: ["HapticBoards"]),
+    .library(name: "CoreHapticsCompat", targets: ["CoreHapticsCompat"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -56,6 +57,11 @@ let package = Package(
     .target(
       name: "HapticEngine",
       dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator"]),
+    // Core Haptics' names and signatures over the engine: code written for Apple's Core Haptics
+    // runs with `import CoreHapticsCompat` instead of `import CoreHaptics`.
+    .target(
+      name: "CoreHapticsCompat",
+      dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticBoards"]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
@@ -111,13 +117,21 @@ let package = Package(
       ]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer"]),
     .testTarget(
+      name: "CoreHapticsCompatTests",
+      dependencies: ["CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore"]),
+    .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire"]),
   ],
   swiftLanguageModes: [.v6]
 )
 
+// CoreHapticsCompatTests compiles tutorial code as its users write it: Swift 6 mode, without
+// the upcoming features the project's own code opts into (`any` on existentials, explicit
+// imports), which Apple-platform code written against Core Haptics does not use.
 for target in package.targets
-where target.type != .system && target.type != .binary && target.name != "CHapticPosix" {
+where target.type != .system && target.type != .binary && target.name != "CHapticPosix"
+  && target.name != "CoreHapticsCompatTests"
+{
   target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }
