@@ -177,7 +177,7 @@ public final class CHHapticEngine: @unchecked Sendable {
     try playPattern(CHHapticPattern(dictionary: keyed))
   }
 
-  private func playPattern(_ pattern: CHHapticPattern) throws(CHHapticError) {
+  func playPattern(_ pattern: CHHapticPattern) throws(CHHapticError) {
     if !engine.isRunning { try start() }
     let player = try bridged { () throws(HapticEngineError) in try engine.makePlayer(with: pattern.model) }
     try bridged { () throws(HapticEngineError) in try player.start(atTime: CHHapticTimeImmediate) }

@@ -19,6 +19,11 @@ public final class CHHapticPattern: @unchecked Sendable {
     self.model = model
   }
 
+  /// Wraps a model pattern known to be playable (an empty one, a preset).
+  init(unchecked model: HapticPattern) {
+    self.model = model
+  }
+
   /// A pattern of events and dynamic parameter steps.
   ///
   /// - Throws: `invalidEventType` / `invalidParameterType` for ids Core Haptics does not

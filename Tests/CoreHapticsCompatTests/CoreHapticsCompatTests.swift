@@ -220,3 +220,32 @@ import Testing
     #expect(finished, "called at once on a stopped engine")
   }
 }
+
+/// SwiftUI's feedback kinds on a board.
+@Suite struct SensoryFeedbackTests {
+  @Test("Every feedback kind plays its preset, impacts scale with intensity, flexibility picks the tap")
+  func feedbackPlays() throws {
+    let kinds: [SensoryFeedback] = [
+      .success, .warning, .error, .selection, .increase, .decrease, .start, .stop, .alignment, .levelChange, .impact,
+      .impact(weight: .light), .impact(weight: .heavy, intensity: 0.5), .impact(flexibility: .solid),
+      .impact(flexibility: .rigid), .impact(flexibility: .soft, intensity: 0.3),
+    ]
+    for kind in kinds {
+      let rig = try CoreHapticsCompatTests.Rig()
+      try rig.compat.play(kind)  // starts the engine
+      rig.run(0.4)
+      #expect(rig.link.snapshot.driveLog.contains { $0.level != 0 }, "\(kind)")
+    }
+    #expect(SensoryFeedback.impact(flexibility: .solid) == .impact(weight: .medium))
+    #expect(SensoryFeedback.impact(flexibility: .rigid) != .impact(flexibility: .soft))
+    // Intensity scales an impact; values out of range are clamped, not trapped on.
+    let peak = { (feedback: SensoryFeedback) -> Int in
+      let rig = try CoreHapticsCompatTests.Rig()
+      try rig.compat.play(feedback)
+      rig.run(0.3)
+      return rig.link.snapshot.driveLog.map { abs($0.level) }.max() ?? 0
+    }
+    #expect(try peak(.impact(weight: .heavy, intensity: 0.3)) < (try peak(.impact(weight: .heavy))))
+    #expect(try peak(.impact(weight: .heavy, intensity: .nan)) == (try peak(.impact(weight: .heavy))))
+  }
+}
