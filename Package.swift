@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "HapticSimulator", targets: ["HapticSimulator"]),
     .library(name: "HapticEngine", targets: ["HapticEngine"]),
     .library(name: "HapticBoards", targets: ["HapticBoards"]),
+    .library(name: "HapticAudio", targets: ["HapticAudio"]),
     .library(name: "CoreHapticsCompat", targets: ["CoreHapticsCompat"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
@@ -43,6 +44,10 @@ let package = Package(
     .systemLibrary(
       name: "CLibSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
     .target(name: "CHapticPosix"),
+    // libsndfile (Debian libsndfile1-dev): WAV, CAF and other audio files for audio events.
+    .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    // Audio files (through libsndfile) as mono clips for the audio renderer and players.
+    .target(name: "HapticAudio", dependencies: ["CSndFile"]),
     // Layer 4: byte transports (serial ports, ptys, in-memory, fault injection) and the probe.
     .target(
       name: "HapticTransport",
@@ -50,7 +55,8 @@ let package = Package(
         "HapticWire", "CLibSerialPort", "CHapticPosix",
       ]),
     // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
-    .target(name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport"]),
+    .target(
+      name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport", "HapticAudio"]),
     // Board plugins: board files, driver families, the built-in catalogue.
     .target(name: "HapticBoards", dependencies: ["HapticRenderer", "HapticAHAP"]),
     // Layer 5: the engine and players (Core Haptics' API over a board), streaming scheduler.
@@ -67,6 +73,7 @@ let package = Package(
       name: "HapticCLI",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine", "HapticBoards",
+        "HapticAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -116,12 +123,13 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer"]),
+    .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(
       name: "CoreHapticsCompatTests",
       dependencies: ["CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore"]),
     .testTarget(
       name: "HapticCLITests",
-      dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire"]),
+      dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio"]),
   ],
   swiftLanguageModes: [.v6]
 )

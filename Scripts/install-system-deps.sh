@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   libserialport-dev   # serial ports (the wire transport)
+  libsndfile1-dev     # audio files of audio events (WAV, CAF, …)
   pkg-config          # lets SwiftPM find libserialport (and the emulator's build find simavr)
   make                # firmware and emulator builds
   gcc                 # host-side firmware tests and the emulated board

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HapticAHAP
+import HapticAudio
 import HapticCore
 import HapticRenderer
 import HapticSimulator
@@ -99,13 +100,10 @@ struct Simulate: ParsableCommand {
       } catch {
         throw CLIError((error as? AHAPDiagnostic)?.message ?? "\(error)")
       }
-      guard let data = FileManager.default.contents(atPath: resolved) else {
-        throw CLIError("cannot read \(resolved)")
-      }
       do {
-        return try WAVFile.decode(Array(data))
+        return try AudioFile.read(resolved)
       } catch {
-        throw CLIError("\(waveform): \(error)")
+        throw CLIError("\(waveform): \((error as? AudioFileError)?.message ?? "\(error)")")
       }
     }
     for warning in warnings { printError("warning: \(file): \(warning)") }

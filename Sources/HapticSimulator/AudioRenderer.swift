@@ -1,16 +1,18 @@
 import Foundation
+public import HapticAudio
 public import HapticCore
 import HapticRenderer
 
 /// Renders a pattern's audio events into one mono track aligned with the haptic timeline
-/// (`hapticctl simulate --audio`): `AudioCustom` events play their WAV file, `AudioContinuous`
+/// (`hapticctl simulate --audio`): `AudioCustom` events play their audio file (WAV, CAF, … read
+/// through libsndfile, ``HapticAudio/AudioFile``), `AudioContinuous`
 /// events a synthesised tone (docs/semantics.md §12.4 gives the tone's formulas).
 public struct AudioRenderer: Sendable {
   /// Output samples per second.
   public let sampleRate: Double
   /// Loads an `AudioCustom` event's file (a path as written in the AHAP file); throws a
   /// message when it cannot.
-  public typealias Loader = (String) throws -> WAVFile.Audio
+  public typealias Loader = (String) throws -> AudioClip
 
   /// A renderer at `sampleRate` (48 kHz by default).
   public init(sampleRate: Double = 48_000) {
@@ -24,7 +26,7 @@ public struct AudioRenderer: Sendable {
   ) {
     let controls = ControlTimeline(pattern)
     var warnings: [String] = []
-    var clips: [(index: Int, event: HapticEvent, audio: WAVFile.Audio)] = []
+    var clips: [(index: Int, event: HapticEvent, audio: AudioClip)] = []
     var end = minimumDuration
     for (index, event) in pattern.events.enumerated() {
       switch event.type {
@@ -56,7 +58,7 @@ public struct AudioRenderer: Sendable {
 
   /// Plays a clip from the event's time, resampled linearly, scaled by its volume; an
   /// `EventDuration` cuts it (or, with `EventWaveformLoopEnabled`, loops it that long).
-  private func addClip(_ event: HapticEvent, _ audio: WAVFile.Audio, controls: ControlTimeline, into mix: inout [Float]) {
+  private func addClip(_ event: HapticEvent, _ audio: AudioClip, controls: ControlTimeline, into mix: inout [Float]) {
     guard !audio.samples.isEmpty else { return }
     let length = Double(audio.samples.count) / audio.sampleRate
     let loops = event.waveformLoopEnabled ?? false

@@ -1,4 +1,5 @@
 import Foundation
+import HapticAudio
 import Testing
 
 @Suite("hapticctl sim serve and simulate", .serialized)
@@ -90,13 +91,17 @@ struct SimulatorCommandTests {
     clip += le16(1) + le16(1) + le32(8000) + le32(8000) + le16(1) + le16(8)
     clip += Data("data".utf8) + le32(800) + Data((0..<800).map { $0 % 16 < 8 ? UInt8(255) : UInt8(0) })
     try clip.write(to: URL(fileURLWithPath: directory + "/clip.wav"))
+    // And a CAF clip (the tutorials' format): 50 ms of a full-scale 1 kHz tone at 48 kHz.
+    let tone = (0..<2_400).map { Float(sin(2 * Double.pi * 1_000 * Double($0) / 48_000)) }
+    try AudioFile.write(AudioClip(sampleRate: 48_000, samples: tone), to: directory + "/clip.caf", format: .caf)
     let ahap = """
       {"Pattern": [
         {"Event": {"Time": 0, "EventType": "HapticTransient"}},
         {"Event": {"Time": 0.05, "EventType": "AudioCustom", "EventWaveformPath": "clip.wav"}},
         {"Event": {"Time": 0.2, "EventType": "AudioContinuous", "EventDuration": 0.1,
                    "EventParameters": [{"ParameterID": "AudioVolume", "ParameterValue": 0.8}]}},
-        {"Event": {"Time": 0.3, "EventType": "AudioCustom", "EventWaveformPath": "missing.wav"}}
+        {"Event": {"Time": 0.3, "EventType": "AudioCustom", "EventWaveformPath": "missing.wav"}},
+        {"Event": {"Time": 0.5, "EventType": "AudioCustom", "EventWaveformPath": "clip.caf"}}
       ]}
       """
     try ahap.write(toFile: directory + "/p.ahap", atomically: true, encoding: .utf8)
@@ -112,6 +117,9 @@ struct SimulatorCommandTests {
     #expect(samples[0..<2_000].allSatisfy { $0 == 0 })
     #expect(samples[2_500..<7_000].contains { abs(Int($0)) > 20_000 })
     #expect(samples[10_000..<14_000].contains { abs(Int($0)) > 2_000 })
+    // The CAF clip from 0.5 s, silence just before it.
+    #expect(samples[22_000..<23_900].allSatisfy { $0 == 0 })
+    #expect(samples[24_000..<26_400].contains { abs(Int($0)) > 20_000 })
   }
 
   private func le32(_ value: Int) -> Data { withUnsafeBytes(of: UInt32(value).littleEndian) { Data($0) } }

@@ -1,0 +1,4 @@
+#ifndef CSNDFILE_SHIM_H
+#define CSNDFILE_SHIM_H
+#include <sndfile.h>
+#endif
