@@ -47,7 +47,9 @@ let package = Package(
     // libsndfile (Debian libsndfile1-dev): WAV, CAF and other audio files for audio events.
     .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     // Audio files (through libsndfile) as mono clips for the audio renderer and players.
-    .target(name: "HapticAudio", dependencies: ["CSndFile"]),
+    // ALSA (Debian libasound2-dev): the default audio output of the engine's audio events.
+    .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    .target(name: "HapticAudio", dependencies: ["CSndFile", "CALSA"]),
     // Layer 4: byte transports (serial ports, ptys, in-memory, fault injection) and the probe.
     .target(
       name: "HapticTransport",
@@ -62,12 +64,14 @@ let package = Package(
     // Layer 5: the engine and players (Core Haptics' API over a board), streaming scheduler.
     .target(
       name: "HapticEngine",
-      dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator"]),
+      dependencies: [
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticAudio",
+      ]),
     // Core Haptics' names and signatures over the engine: code written for Apple's Core Haptics
     // runs with `import CoreHapticsCompat` instead of `import CoreHaptics`.
     .target(
       name: "CoreHapticsCompat",
-      dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticBoards"]),
+      dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticBoards", "HapticAudio"]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
@@ -120,13 +124,13 @@ let package = Package(
       name: "HapticEngineTests",
       dependencies: [
         "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore", "HapticTestSupport",
-        .product(name: "PropertyBased", package: "swift-property-based"),
+        "HapticAudio", .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(
       name: "CoreHapticsCompatTests",
-      dependencies: ["CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore"]),
+      dependencies: ["CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore", "HapticAudio"]),
     .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio"]),

@@ -78,12 +78,14 @@ extension HapticEngine {
   /// stopped handler (Core Haptics' rule).
   public func stop() {
     halt()
+    silenceAudio()
     try? link.send(.stop(channels: 0xFF))
   }
 
   /// Closes the board link (stopping the drive); the engine cannot start again.
   public func close() {
     halt()
+    silenceAudio()
     link.close(stopDrive: true)
   }
 
@@ -218,6 +220,7 @@ extension HapticEngine {
   func fail(_ reason: HapticEngineStoppedReason, _ error: HapticEngineError) {
     let wasRunning = lock.withLock { running }
     halt()
+    silenceAudio()
     let (stopped, completions) = lock.withLock { () -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, [@Sendable ((any Error)?) -> Void]) in
       let list = players.values.compactMap { $0.invalid ? nil : $0.completion }
       for id in players.keys { players[id]?.invalid = true }

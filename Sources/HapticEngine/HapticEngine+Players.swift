@@ -76,14 +76,19 @@ extension HapticEngine {
     case .mute(let flag): players[id]?.muted = flag
     default: break
     }
+    var at = frame(at: time, now: now)
+    // A start with audio waits out the audio output's queue, so sound and drive begin together.
+    let audio = audioClip(for: action, player: id)
+    if let audio { at = max(at, now + audio.leadFrames) }
     // From quiet the loop sleeps the idle period, longer than what this change queues: wake it
     // to work out its next pass (while something plays its deadline still holds: a replace
     // re-renders up to the same head).
     let wasQuiet = scheduler?.isQuiet ?? true
-    let batches = scheduler?.schedule(action, track: id, at: frame(at: time, now: now), now: now) ?? []
+    let batches = scheduler?.schedule(action, track: id, at: at, now: now) ?? []
     lock.unlock()
     transmit(batches)
     if wasQuiet { wakeLoop() }
+    routeAudio(action, player: id, frame: at, clip: audio?.track)
   }
 
   /// Drops a player's pending actions and stops it now.

@@ -1,6 +1,7 @@
 import Foundation
 import HapticCore
 import Synchronization
+public import HapticAudio
 public import HapticRenderer
 import HapticSimulator
 public import HapticWire
@@ -28,6 +29,9 @@ public final class HapticEngine: @unchecked Sendable {
     public var idleTimeout = 120.0
     /// How long ``HapticEngine/start()`` waits for clock sync.
     public var startTimeout = 3.0
+    /// Where audio events play (docs/semantics.md §13.9): `nil` for none. The engine schedules
+    /// players' audio on it but does not close it.
+    public var audioOutput: (any AudioOutput)?
 
     /// The defaults.
     public init() {}
@@ -81,6 +85,8 @@ public final class HapticEngine: @unchecked Sendable {
   var lastStatus: BoardStatus?
   var statusCount = 0
   var handlers = Handlers()
+  /// Audio settings.
+  var audio = (hapticsOnly: false, muted: false)
   /// Seconds per board frame, and board ticks per frame.
   let framePeriod: Double
   let ticksPerFrame: UInt64
@@ -109,6 +115,9 @@ public final class HapticEngine: @unchecked Sendable {
     var loop: (enabled: Bool, end: Double)?
     var rate = 1.0
     var muted = false
+    /// The pattern's audio events mixed into one track from the pattern's start (rendered at
+    /// the first start; `[]` when it has none).
+    var audioTrack: [Float]?
   }
   /// How many released players are still remembered (their tracks may still play).
   var releasedPlayers = 0
@@ -200,10 +209,23 @@ public final class HapticEngine: @unchecked Sendable {
     }
   }
 
-  /// Boards play haptics only; audio events are always ignored (this stays `true`).
+  /// Ignore audio events (they play only with an ``Configuration/audioOutput``); takes effect
+  /// for players started afterwards. Default false, as Apple's.
   public var playsHapticsOnly: Bool {
-    get { true }
-    set {}  // nothing to switch: a board has no audio
+    get { lock.withLock { audio.hapticsOnly } }
+    set { lock.withLock { audio.hapticsOnly = newValue } }
+  }
+
+  /// Mute every player's audio (what is scheduled is silenced; later starts play none).
+  public var isMutedForAudio: Bool {
+    get { lock.withLock { audio.muted } }
+    set {
+      let ids = lock.withLock { () -> [Int] in
+        audio.muted = newValue
+        return newValue ? Array(players.keys) : []
+      }
+      for id in ids { configuration.audioOutput?.cancel(tag: id, after: 0) }
+    }
   }
 
   /// Board seconds now (clock sync), or 0 before the clock is known.
