@@ -81,7 +81,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
-    .target(name: "HapticTestSupport", dependencies: ["HapticCore", "HapticWire", "HapticTransport"]),
+    .target(name: "HapticTestSupport", dependencies: ["HapticCore", "HapticWire", "HapticTransport", "HapticAudio"]),
     .executableTarget(
       name: "hapticctl",
       dependencies: ["HapticCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -130,7 +130,10 @@ let package = Package(
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(
       name: "CoreHapticsCompatTests",
-      dependencies: ["CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore", "HapticAudio"]),
+      dependencies: [
+        "CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore", "HapticAudio",
+        "HapticTestSupport",
+      ]),
     .testTarget(
       name: "HapticCLITests",
       dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio"]),

@@ -4,7 +4,7 @@ import HapticCore
 public protocol CHHapticDeviceCapability {
   /// Whether haptics play (the configured board reports an actuator).
   var supportsHaptics: Bool { get }
-  /// Whether audio events play: not yet on hapticctl boards.
+  /// Whether audio events play (an audio output opens).
   var supportsAudio: Bool { get }
   /// The range and default of an event parameter for an event type.
   func attributes(forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType) throws
@@ -30,7 +30,7 @@ struct ParameterAttributes: CHHapticParameterAttributes {
 /// table, docs/semantics.md §1–2).
 struct BoardCapability: CHHapticDeviceCapability {
   let supportsHaptics: Bool
-  var supportsAudio: Bool { false }
+  let supportsAudio: Bool
 
   func attributes(forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType) throws
     -> any CHHapticParameterAttributes

@@ -1,4 +1,5 @@
 public import Foundation
+public import HapticAudio
 import HapticBoards
 import HapticWire
 import HapticCore
@@ -33,6 +34,8 @@ public final class CHHapticEngine: @unchecked Sendable {
 
   /// The hapticctl engine underneath.
   public let engine: HapticEngine
+  /// Where audio events play (closed when this engine is deallocated), if anywhere.
+  let audioOutput: (any AudioOutput)?
   private let handlers = Handlers()
 
   /// The client's handlers, set from any thread and called from the engine's.
@@ -53,6 +56,9 @@ public final class CHHapticEngine: @unchecked Sendable {
   /// An engine on the configured board: `$HAPTICCTL_PORT` names a serial port or pty with a
   /// hapticctl board (its board file, built in or from `$HAPTICCTL_BOARDS_PATH`, sets the
   /// rendering); otherwise the in-process simulator of `$HAPTICCTL_BOARD` (default `sim-lra`).
+  /// Audio events play on the ALSA device `$HAPTICCTL_AUDIO_DEVICE` (default `default`), into
+  /// the WAV file `$HAPTICCTL_AUDIO_OUT` instead, or nowhere with `HAPTICCTL_AUDIO=off` (or
+  /// when no device opens: `supportsAudio` is then false).
   ///
   /// - Throws: `notSupported` when the board has no actuator, `serverInitFailed` when the port
   ///   cannot be opened or probed, `invalidEngineParameter` for an unknown board id.
@@ -60,29 +66,52 @@ public final class CHHapticEngine: @unchecked Sendable {
     try self.init(environment: ProcessInfo.processInfo.environment)
   }
 
-  /// An engine configured from `environment` (`HAPTICCTL_PORT`, `HAPTICCTL_BOARD`,
-  /// `HAPTICCTL_BOARDS_PATH`) as ``init()`` is from the process's.
+  /// An engine configured from `environment` as ``init()`` is from the process's.
   public convenience init(environment: [String: String]) throws(CHHapticError) {
     let catalog = BoardCatalog.load(folders: BoardCatalog.searchPath([], environment: environment))
+    var configuration = HapticEngine.Configuration()
+    let output = Self.audioOutput(environment)
+    configuration.audioOutput = output
+    let engine: HapticEngine
     if let port = environment["HAPTICCTL_PORT"], !port.isEmpty {
-      try self.init(engine: bridged { () throws(HapticEngineError) in
-        try HapticEngine.serial(port: port, profileFor: { catalog.board($0.boardID)?.profile })
-      })
-      return
+      engine = try bridged { () throws(HapticEngineError) in
+        try HapticEngine.serial(port: port, configuration: configuration, profileFor: { catalog.board($0.boardID)?.profile })
+      }
+    } else {
+      let id = environment["HAPTICCTL_BOARD"].flatMap { $0.isEmpty ? nil : $0 } ?? "sim-lra"
+      guard let board = catalog.board(id) else {
+        try? output?.close()
+        throw CHHapticError(
+          .invalidEngineParameter, "unknown board '\(id)' (known: \(catalog.boards.map(\.id).joined(separator: ", ")))")
+      }
+      engine = try bridged { () throws(HapticEngineError) in
+        try HapticEngine.simulated(profile: board.profile, configuration: configuration)
+      }
     }
-    let id = environment["HAPTICCTL_BOARD"].flatMap { $0.isEmpty ? nil : $0 } ?? "sim-lra"
-    guard let board = catalog.board(id) else {
-      throw CHHapticError(
-        .invalidEngineParameter, "unknown board '\(id)' (known: \(catalog.boards.map(\.id).joined(separator: ", ")))")
-    }
-    try self.init(engine: bridged { () throws(HapticEngineError) in try HapticEngine.simulated(profile: board.profile) })
+    self.init(engine: engine, audioOutput: output)
   }
 
-  /// Wraps a hapticctl engine.
-  public init(engine: HapticEngine) {
+  /// The audio output `environment` asks for (see ``init()``), or `nil`.
+  static func audioOutput(_ environment: [String: String]) -> (any AudioOutput)? {
+    if environment["HAPTICCTL_AUDIO"] == "off" { return nil }
+    if let file = environment["HAPTICCTL_AUDIO_OUT"], !file.isEmpty {
+      return AudioFileSink(path: file, clock: { AudioClock.now() })
+    }
+    return try? ALSAOutput(device: environment["HAPTICCTL_AUDIO_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default")
+  }
+
+  /// Wraps a hapticctl engine; `audioOutput` (the one in its configuration, if any) is closed
+  /// when this engine is deallocated.
+  public init(engine: HapticEngine, audioOutput: (any AudioOutput)? = nil) {
     self.engine = engine
+    self.audioOutput = audioOutput
     engine.stoppedHandler = { [handlers] reason in handlers.stopped(StoppedReason(reason)) }
     engine.resetHandler = { [handlers] in handlers.reset() }
+  }
+
+  deinit {
+    engine.close()
+    try? audioOutput?.close()
   }
 
   /// Called when the engine stops without being asked to (not after `stop`).
@@ -108,6 +137,38 @@ public final class CHHapticEngine: @unchecked Sendable {
   public var isMutedForHaptics: Bool {
     get { engine.isMutedForHaptics }
     set { engine.isMutedForHaptics = newValue }
+  }
+  /// Mute every player's audio.
+  public var isMutedForAudio: Bool {
+    get { engine.isMutedForAudio }
+    set { engine.isMutedForAudio = newValue }
+  }
+  /// Ignore audio events (players started afterwards). Default false.
+  public var playsHapticsOnly: Bool {
+    get { engine.playsHapticsOnly }
+    set { engine.playsHapticsOnly = newValue }
+  }
+  /// Ignore haptic events: the haptics of every player are muted while it is set. Default false.
+  public var playsAudioOnly: Bool {
+    get { engine.isMutedForHaptics }
+    set { engine.isMutedForHaptics = newValue }
+  }
+
+  /// Registers an audio file (WAV, CAF, … read through libsndfile) for
+  /// `CHHapticEvent(audioResourceID:…)`; options `CHHapticAudioResourceKey.useVolumeEnvelope`
+  /// (default true) and `.loopEnabled` (default false).
+  ///
+  /// - Throws: `fileNotFound` for a missing file, `invalidAudioResource` for one that is not
+  ///   audio (the message says why).
+  public func registerAudioResource(_ resourceURL: URL, options: [AnyHashable: Any] = [:]) throws(CHHapticError)
+    -> CHHapticAudioResourceID
+  {
+    try AudioResources.shared.register(resourceURL, options: options)
+  }
+
+  /// Forgets a registered resource (`invalidAudioResource` when it is not registered).
+  public func unregisterAudioResource(_ resourceID: CHHapticAudioResourceID) throws(CHHapticError) {
+    try AudioResources.shared.unregister(resourceID)
   }
 
   /// Starts the engine (blocking until the board's clock is known).
@@ -184,9 +245,10 @@ public final class CHHapticEngine: @unchecked Sendable {
   }
 
   /// What the hardware can do: the configured board's answer (haptics when it reports an
-  /// actuator; audio is not played by hapticctl yet).
+  /// actuator, audio when an audio output opens).
   public static func capabilitiesForHardware() -> any CHHapticDeviceCapability {
-    BoardCapability(supportsHaptics: (try? CHHapticEngine()) != nil)
+    let engine = try? CHHapticEngine()
+    return BoardCapability(supportsHaptics: engine != nil, supportsAudio: engine?.audioOutput != nil)
   }
 }
 

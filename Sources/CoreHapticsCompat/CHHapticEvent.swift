@@ -41,6 +41,8 @@ public final class CHHapticEvent: @unchecked Sendable {
   public var relativeTime: TimeInterval
   /// Seconds (0: none given; a transient's is only logical).
   public var duration: TimeInterval
+  /// The registered audio resource an `audioCustom` event plays, if made with one.
+  public let audioResourceID: CHHapticAudioResourceID?
 
   /// An event without a duration (Apple: for transients; a continuous event without one has
   /// no fixed end, docs/semantics.md §6).
@@ -58,6 +60,27 @@ public final class CHHapticEvent: @unchecked Sendable {
     eventParameters = eventParams
     relativeTime = time
     self.duration = duration
+    audioResourceID = nil
+  }
+
+  /// An `audioCustom` event playing the registered resource `resID` once.
+  public convenience init(
+    audioResourceID resID: CHHapticAudioResourceID, parameters eventParams: [CHHapticEventParameter], relativeTime time: TimeInterval
+  ) {
+    self.init(audioResourceID: resID, parameters: eventParams, relativeTime: time, duration: 0)
+  }
+
+  /// An `audioCustom` event playing the registered resource `resID`, cut (or, with the
+  /// resource's `loopEnabled`, looped) to `duration` when it is above 0.
+  public init(
+    audioResourceID resID: CHHapticAudioResourceID, parameters eventParams: [CHHapticEventParameter], relativeTime time: TimeInterval,
+    duration: TimeInterval
+  ) {
+    type = .audioCustom
+    eventParameters = eventParams
+    relativeTime = time
+    self.duration = duration
+    audioResourceID = resID
   }
 }
 

@@ -31,8 +31,12 @@ extension CHHapticPattern {
   /// - Throws: `invalidPatternDictionary` naming the entry that is wrong.
   public convenience init(dictionary: [Key: Any]) throws(CHHapticError) {
     let json: Any
+    // Waveforms given in code are files anywhere (a URL, an absolute path), unlike an AHAP
+    // file's, which must lie beside it: they stand in the text as placeholders and are put
+    // back after reading.
+    var waveforms: [String] = []
     do {
-      json = try Self.json(dictionary, path: "")
+      json = try Self.json(dictionary, path: "", waveforms: &waveforms)
     } catch let error as CHHapticError {
       throw error
     } catch {
@@ -49,12 +53,33 @@ extension CHHapticPattern {
     } catch {
       throw CHHapticError(.invalidPatternDictionary, error.description)
     }
-    try self.init(checked: document.pattern)
+    let read = document.pattern
+    let events = read.events.map { event -> HapticEvent in
+      var event = event
+      if let path = event.waveformPath, path.hasPrefix(Self.waveformPlaceholder),
+        let index = Int(path.dropFirst(Self.waveformPlaceholder.count)), waveforms.indices.contains(index)
+      {
+        event.waveformPath = waveforms[index]
+      }
+      return event
+    }
+    try self.init(
+      checked: HapticPattern(
+        version: read.version, metadata: read.metadata, events: events, parameters: read.parameters, curves: read.curves))
   }
+
+  /// The stand-in for the `n`th waveform of a dictionary: `placeholder + n`.
+  private static let waveformPlaceholder = "hapticctl-waveform-"
 
   /// The pattern as a dictionary in AHAP's shape (keys ``Key``; nested dictionaries too),
   /// as the AHAP writer writes it.
+  ///
+  /// - Throws: `operationNotPermitted` when an event plays a registered audio resource (Apple's
+  ///   rule: the resource exists only in this process).
   public func exportDictionary() throws(CHHapticError) -> [Key: Any] {
+    if usesAudioResources {
+      throw CHHapticError(.operationNotPermitted, "the pattern plays a registered audio resource; it cannot be exported")
+    }
     let data = Data(AHAPWriter().bytes(model))
     guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
       throw CHHapticError(.operationNotPermitted, "the pattern could not be exported")
@@ -63,18 +88,27 @@ extension CHHapticPattern {
   }
 
   /// `value` with every key and typed value turned into JSON's (the path names the entry).
-  private static func json(_ value: Any, path: String) throws -> Any {
+  private static func json(_ value: Any, path: String, waveforms: inout [String]) throws -> Any {
     switch value {
     case let dictionary as [Key: Any]:
-      var result: [String: Any] = [:]
-      for (key, item) in dictionary { result[key.rawValue] = try json(item, path: path + "/" + key.rawValue) }
-      return result
+      var plain: [String: Any] = [:]
+      for (key, item) in dictionary { plain[key.rawValue] = item }
+      return try json(plain, path: path, waveforms: &waveforms)
     case let dictionary as [String: Any]:
       var result: [String: Any] = [:]
-      for (key, item) in dictionary { result[key] = try json(item, path: path + "/" + key) }
+      for (key, item) in dictionary {
+        if key == Key.eventWaveformPath.rawValue, let file = (item as? URL)?.path ?? (item as? String), file.hasPrefix("/") {
+          result[key] = waveformPlaceholder + String(waveforms.count)
+          waveforms.append(file)
+        } else {
+          result[key] = try json(item, path: path + "/" + key, waveforms: &waveforms)
+        }
+      }
       return result
     case let array as [Any]:
-      return try array.enumerated().map { try json($1, path: path + "[\($0)]") }
+      var result: [Any] = []
+      for (index, item) in array.enumerated() { result.append(try json(item, path: path + "[\(index)]", waveforms: &waveforms)) }
+      return result
     case let type as CHHapticEvent.EventType: return type.rawValue
     case let id as CHHapticEvent.ParameterID: return id.rawValue
     case let id as CHHapticDynamicParameter.ID: return id.rawValue

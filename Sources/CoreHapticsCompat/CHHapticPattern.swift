@@ -8,20 +8,24 @@ import HapticCore
 public final class CHHapticPattern: @unchecked Sendable {
   /// The pattern hapticctl plays.
   let model: HapticPattern
+  /// Whether an event plays a registered audio resource (such a pattern cannot be exported).
+  let usesAudioResources: Bool
 
   /// The pattern's length in seconds, by Apple's rule (last event or parameter start, plus
   /// that event's duration).
   public var duration: TimeInterval { model.duration }
 
   /// Wraps a checked model pattern.
-  init(checked model: HapticPattern) throws(CHHapticError) {
+  init(checked model: HapticPattern, usesAudioResources: Bool = false) throws(CHHapticError) {
     if let problem = model.problem { throw CHHapticError(hapticctl: problem.code, problem.message) }
     self.model = model
+    self.usesAudioResources = usesAudioResources
   }
 
   /// Wraps a model pattern known to be playable (an empty one, a preset).
   init(unchecked model: HapticPattern) {
     self.model = model
+    usesAudioResources = false
   }
 
   /// A pattern of events and dynamic parameter steps.
@@ -32,14 +36,18 @@ public final class CHHapticPattern: @unchecked Sendable {
   public convenience init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws(CHHapticError) {
     var steps: [DynamicParameter] = []
     for parameter in parameters { steps.append(try parameter.model()) }
-    try self.init(checked: HapticPattern(events: try Self.model(events), parameters: steps))
+    try self.init(
+      checked: HapticPattern(events: try Self.model(events), parameters: steps),
+      usesAudioResources: events.contains { $0.audioResourceID != nil })
   }
 
   /// A pattern of events and parameter curves (throws as ``init(events:parameters:)``).
   public convenience init(events: [CHHapticEvent], parameterCurves: [CHHapticParameterCurve]) throws(CHHapticError) {
     var curves: [ParameterCurve] = []
     for curve in parameterCurves { curves.append(try curve.model()) }
-    try self.init(checked: HapticPattern(events: try Self.model(events), curves: curves))
+    try self.init(
+      checked: HapticPattern(events: try Self.model(events), curves: curves),
+      usesAudioResources: events.contains { $0.audioResourceID != nil })
   }
 
   /// A pattern read from an AHAP file.
@@ -50,15 +58,21 @@ public final class CHHapticPattern: @unchecked Sendable {
     guard FileManager.default.fileExists(atPath: url.path) else {
       throw CHHapticError(.fileNotFound, "\(url.path): no such file")
     }
+    let read: HapticPattern
     do {
-      try self.init(checked: try AHAPReader().read(contentsOf: url.path).pattern)
-    } catch let error as AHAPError {
-      throw CHHapticError(hapticctl: error.code.appleValue == nil ? .invalidPatternData : error.code, error.description)
-    } catch let error as CHHapticError {
-      throw error
+      read = try AHAPReader().read(contentsOf: url.path).pattern
     } catch {
-      throw CHHapticError(.invalidPatternData, "\(url.path): \(error)")
+      throw CHHapticError(hapticctl: error.code.appleValue == nil ? .invalidPatternData : error.code, error.description)
     }
+    // Waveform paths are relative to the file's folder: resolved now, so the player finds them.
+    let events = read.events.map { event -> HapticEvent in
+      var event = event
+      if let path = event.waveformPath { event.waveformPath = (try? WaveformPath.resolve(path, relativeTo: url.path)) ?? path }
+      return event
+    }
+    try self.init(
+      checked: HapticPattern(
+        version: read.version, metadata: read.metadata, events: events, parameters: read.parameters, curves: read.curves))
   }
 
   static func model(_ events: [CHHapticEvent]) throws(CHHapticError) -> [HapticEvent] {
@@ -77,8 +91,14 @@ public final class CHHapticPattern: @unchecked Sendable {
       }
       // Apple: a duration of 0 is "none given".
       let duration: Double? = event.duration == 0 ? nil : event.duration
-      result.append(
-        HapticEvent(type, time: event.relativeTime, duration: duration, parameters: parameters))
+      var modelEvent = HapticEvent(type, time: event.relativeTime, duration: duration, parameters: parameters)
+      if let id = event.audioResourceID {
+        let resource = try AudioResources.shared.resource(id)
+        modelEvent.waveformPath = resource.path
+        modelEvent.waveformUsesVolumeEnvelope = resource.useVolumeEnvelope
+        modelEvent.waveformLoopEnabled = resource.loopEnabled
+      }
+      result.append(modelEvent)
     }
     return result
   }

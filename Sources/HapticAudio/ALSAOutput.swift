@@ -1,6 +1,16 @@
 import CALSA
 import Foundation
 
+/// The host's monotonic clock (`CLOCK_MONOTONIC`), for outputs and sinks that keep their own.
+public enum AudioClock {
+  /// Seconds.
+  public static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+  }
+}
+
 /// An ``AudioOutput`` on an ALSA playback device (Debian libasound2): 48 kHz mono float, a
 /// writer thread keeping about ``bufferSeconds`` queued, clips placed by host time with the
 /// device's own delay taken into account (`snd_pcm_delay`), so a clip scheduled `d` seconds
@@ -56,12 +66,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     thread.start()
   }
 
-  /// The host's monotonic clock, seconds (the board link's clock).
-  static func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
-  }
+  /// The host's monotonic clock, seconds.
+  static func now() -> Double { AudioClock.now() }
 
   public func schedule(_ samples: [Float], after delay: Double, tag: Int) {
     let time = Self.now() + delay

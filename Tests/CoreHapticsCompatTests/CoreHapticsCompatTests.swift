@@ -1,22 +1,30 @@
 import CoreHapticsCompat
 import Foundation
+import HapticAudio
 import HapticCore
 import HapticEngine
 import HapticRenderer
 import HapticSimulator
+import HapticTestSupport
 import Testing
 
 /// The tutorials' code (TutorialPorts.swift) on the simulator, and Apple's API surface.
 @Suite(.serialized) struct CoreHapticsCompatTests {
-  /// A virtual-clock simulated board with a drive log, and a Core Haptics engine over it.
+  /// A virtual-clock simulated board with a drive log, and a Core Haptics engine over it
+  /// (with `audio`, its audio events go to a file sink on the link's clock).
   struct Rig {
     let link: SimulatorBoardLink
     let engine: HapticEngine
     let compat: CHHapticEngine
+    let sink: AudioFileSink?
 
-    init(profile: BoardProfile = .simLRA) throws {
+    init(profile: BoardProfile = .simLRA, audio: String? = nil) throws {
       link = try SimulatorBoardLink(configuration: SimulatorConfiguration(profile: profile), clock: .virtual, logsDrive: true)
-      engine = try HapticEngine(link: link)
+      let link = link
+      sink = audio.map { path in AudioFileSink(path: path) { link.hostNow } }
+      var configuration = HapticEngine.Configuration()
+      configuration.audioOutput = sink
+      engine = try HapticEngine(link: link, configuration: configuration)
       compat = CHHapticEngine(engine: engine)
     }
 
@@ -117,6 +125,43 @@ import Testing
     manager.playPattern(try manager.nomNomPattern())
     rig.run(0.5)
     #expect(rig.link.snapshot.driveLog.contains { $0.level != 0 })
+  }
+
+  @Test("The game's sounds: registered CAF resources and a waveform path play in step with the haptics (within 5 ms)")
+  func soundsInStep() throws {
+    let folder = NSTemporaryDirectory() + "hapticctl-compat-audio-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let click = (0..<960).map { Float(0.8 * sin(2 * Double.pi * 1_500 * Double($0) / 48_000)) }
+    for name in ["nomNom", "splash"] {
+      try AudioFile.write(AudioClip(sampleRate: 48_000, samples: click), to: "\(folder)/\(name).caf", format: .caf)
+    }
+    let sounds = ["nomNom": "nomNom", "splash": "splash"].mapValues { URL(fileURLWithPath: "\(folder)/\($0).caf") }
+    for play in ["nomNom", "splash"] {
+      let rig = try Rig(audio: "\(folder)/\(play).wav")
+      let manager = try #require(HapticManager(engine: rig.compat, sounds: sounds))
+      rig.run(0.05)
+      manager.playPattern(try play == "nomNom" ? manager.nomNomPattern() : manager.splashPattern())
+      rig.run(0.8)
+      let sink = try #require(rig.sink)
+      try sink.close()
+      let heard = try OnsetAnalysis.audioOnsets(file: sink.path, origin: sink.origin).map { rig.link.boardSeconds(atHost: $0) ?? .nan }
+      let board = rig.link.snapshot
+      let felt = OnsetAnalysis.driveOnsets(
+        board.driveLog.map { (Double(board.boardTicks(at: $0.time)) / Double(board.configuration.clockFrequency), $0.level) })
+      print("\(play): audio \(heard), haptic \(felt)")
+      #expect(heard.count == (play == "nomNom" ? 2 : 1), "\(play): audio onsets \(heard)")
+      #expect(felt.count >= heard.count, "\(play): haptic onsets \(felt)")
+      for (index, onset) in heard.enumerated() where index < felt.count {
+        #expect(abs(onset - felt[index]) <= 0.005, "\(play): audio \(onset) s, haptic \(felt[index]) s")
+      }
+    }
+    // A pattern that plays a registered resource cannot be exported (Apple's rule).
+    let rig = try Rig()
+    let manager = try #require(HapticManager(engine: rig.compat, sounds: sounds))
+    #expect(throws: CHHapticError.self) { try manager.nomNomPattern().exportDictionary() }
+    #expect(throws: CHHapticError.self) { try rig.compat.unregisterAudioResource(999_999) }
+    #expect(throws: CHHapticError.self) { try rig.compat.registerAudioResource(URL(fileURLWithPath: "/nonexistent.caf")) }
   }
 
   @Test("Bad values throw Apple's errors with a real description; nothing traps")

@@ -57,14 +57,18 @@ final class ContentView {
 }
 
 /// A game's haptic manager in the style of the "Snip The Vine" tutorial: an engine kept
-/// running, restarted from the reset handler, a looping swish with dynamic parameters, and
-/// patterns from dictionaries. (Its audio resources come with hapticctl's audio support.)
+/// running, restarted from the reset handler, sounds registered as audio resources and played
+/// in step with the haptics, a looping swish with dynamic parameters, and patterns from
+/// dictionaries. (`Bundle.main.url(forResource:withExtension:)` is replaced by the `sounds`
+/// argument: a test has no app bundle.)
 final class HapticManager {
   let hapticEngine: CHHapticEngine
   var swishPlayer: CHHapticAdvancedPatternPlayer?
   var stoppedReasons: [CHHapticEngine.StoppedReason] = []
+  var sounds: [String: URL] = [:]
+  var nomNomAudio: CHHapticAudioResourceID?
 
-  init?(engine: CHHapticEngine? = nil) {
+  init?(engine: CHHapticEngine? = nil, sounds: [String: URL] = [:]) {
     let hapticCapability = CHHapticEngine.capabilitiesForHardware()
     guard hapticCapability.supportsHaptics else { return nil }
     do {
@@ -85,11 +89,24 @@ final class HapticManager {
     hapticEngine.stoppedHandler = { [weak self] reason in
       self?.stoppedReasons.append(reason)
     }
+    self.sounds = sounds
+    setupResources()
+  }
+
+  func setupResources() {
+    do {
+      if let path = sounds["nomNom"] {
+        nomNomAudio = try hapticEngine.registerAudioResource(path)
+      }
+    } catch {
+      print("Failed to load audio: \(error)")
+    }
   }
 
   func handleEngineReset() {
     do {
       try hapticEngine.start()
+      setupResources()
       try createSwishPlayer()
     } catch {
       print("Failed to restart the engine: \(error)")
@@ -156,12 +173,27 @@ final class HapticManager {
         CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.3),
       ],
       relativeTime: 0.3)
-    return try CHHapticPattern(events: [rumble1, rumble2, crunch1, crunch2], parameters: [])
+    var events = [rumble1, rumble2, crunch1, crunch2]
+    if let audioID = nomNomAudio {
+      events.append(CHHapticEvent(audioResourceID: audioID, parameters: [], relativeTime: 0))
+      events.append(CHHapticEvent(audioResourceID: audioID, parameters: [], relativeTime: 0.3))
+    }
+    return try CHHapticPattern(events: events, parameters: [])
   }
 
   func splashPattern() throws -> CHHapticPattern {
-    try CHHapticPattern(dictionary: [
-      CHHapticPattern.Key.pattern: [
+    var events: [[CHHapticPattern.Key: Any]] = []
+    if let splash = sounds["splash"] {
+      events.append([
+        CHHapticPattern.Key.event: [
+          CHHapticPattern.Key.eventType: CHHapticEvent.EventType.audioCustom,
+          CHHapticPattern.Key.time: 0.001,
+          CHHapticPattern.Key.eventWaveformPath: splash,
+        ]
+      ])
+    }
+    return try CHHapticPattern(dictionary: [
+      CHHapticPattern.Key.pattern: events + [
         [
           CHHapticPattern.Key.event: [
             CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient,

@@ -3,6 +3,7 @@ import HapticAudio
 import HapticCore
 import HapticRenderer
 import HapticSimulator
+import HapticTestSupport
 import Testing
 
 @testable import HapticEngine
@@ -36,40 +37,17 @@ import Testing
 
     func run(_ seconds: Double) { engine.advance(to: link.hostNow + seconds) }
 
-    /// Board seconds of each sound's onset in the sink's file: the first sample above 0.05
-    /// after at least 10 ms of silence.
+    /// Board seconds of each sound's onset in the sink's file.
     func audioOnsets() throws -> [Double] {
       try sink.close()
-      let clip = try AudioFile.read(sink.path)
-      var onsets: [Double] = []
-      var quiet = 480
-      for (index, sample) in clip.samples.enumerated() {
-        if abs(sample) > 0.05 {
-          if quiet >= 480 {
-            let host = sink.origin + Double(index) / clip.sampleRate
-            onsets.append(link.boardSeconds(atHost: host) ?? .nan)
-          }
-          quiet = 0
-        } else {
-          quiet += 1
-        }
-      }
-      return onsets
+      return try OnsetAnalysis.audioOnsets(file: sink.path, origin: sink.origin).map { link.boardSeconds(atHost: $0) ?? .nan }
     }
 
-    /// Board seconds of each haptic onset: a non-zero drive more than 20 ms after the last one
-    /// (the log holds changes only, so a steady drive is one entry).
+    /// Board seconds of each haptic onset in the board's drive log.
     var hapticOnsets: [Double] {
-      var onsets: [Double] = []
-      var lastDriven = -Double.infinity
       let board = link.snapshot
-      for change in board.driveLog {
-        let seconds = Double(board.boardTicks(at: change.time)) / Double(board.configuration.clockFrequency)
-        guard change.level != 0 else { continue }
-        if seconds - lastDriven > 0.02 { onsets.append(seconds) }
-        lastDriven = seconds
-      }
-      return onsets
+      let frequency = Double(board.configuration.clockFrequency)
+      return OnsetAnalysis.driveOnsets(board.driveLog.map { (Double(board.boardTicks(at: $0.time)) / frequency, $0.level) })
     }
   }
 

@@ -1,0 +1,67 @@
+import Foundation
+import HapticAudio
+
+/// An audio resource registered with ``CHHapticEngine/registerAudioResource(_:options:)``.
+public typealias CHHapticAudioResourceID = Int
+
+/// Keys of `registerAudioResource`'s options (Apple's `CHHapticAudioResourceKey`).
+public struct CHHapticAudioResourceKey: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// Whether the event's volume envelope shapes the clip (default true).
+  public static let useVolumeEnvelope = CHHapticAudioResourceKey(rawValue: "UseVolumeEnvelope")
+  /// Whether the clip loops over the event's duration (default false).
+  public static let loopEnabled = CHHapticAudioResourceKey(rawValue: "LoopEnabled")
+}
+
+/// The process's registered audio resources (Apple's IDs are per process too): the file and
+/// its options.
+final class AudioResources: @unchecked Sendable {
+  struct Resource {
+    let path: String
+    let useVolumeEnvelope: Bool
+    let loopEnabled: Bool
+  }
+
+  static let shared = AudioResources()
+  private let lock = NSLock()
+  private var resources: [CHHapticAudioResourceID: Resource] = [:]
+  private var next = 1
+
+  /// Registers the file at `url` after reading it once (so a bad file fails here).
+  func register(_ url: URL, options: [AnyHashable: Any]) throws(CHHapticError) -> CHHapticAudioResourceID {
+    guard url.isFileURL else { throw CHHapticError(.invalidAudioResource, "\(url): not a file URL") }
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw CHHapticError(.fileNotFound, "\(url.path): no such file")
+    }
+    do {
+      _ = try AudioFile.read(url.path)
+    } catch {
+      throw CHHapticError(.invalidAudioResource, error.description)
+    }
+    func flag(_ key: CHHapticAudioResourceKey, _ fallback: Bool) -> Bool {
+      (options[key] ?? options[key.rawValue]).flatMap { $0 as? Bool } ?? fallback
+    }
+    let resource = Resource(
+      path: url.standardizedFileURL.path, useVolumeEnvelope: flag(.useVolumeEnvelope, true), loopEnabled: flag(.loopEnabled, false))
+    return lock.withLock {
+      defer { next += 1 }
+      resources[next] = resource
+      return next
+    }
+  }
+
+  /// Forgets `id`.
+  func unregister(_ id: CHHapticAudioResourceID) throws(CHHapticError) {
+    let removed = lock.withLock { resources.removeValue(forKey: id) }
+    guard removed != nil else { throw CHHapticError(.invalidAudioResource, "no audio resource \(id) is registered") }
+  }
+
+  /// The resource `id`.
+  func resource(_ id: CHHapticAudioResourceID) throws(CHHapticError) -> Resource {
+    guard let resource = lock.withLock({ resources[id] }) else {
+      throw CHHapticError(.invalidAudioResource, "no audio resource \(id) is registered")
+    }
+    return resource
+  }
+}
