@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   libserialport-dev   # serial ports (the wire transport)
   libsndfile1-dev     # audio files of audio events (WAV, CAF, …)
+  libasound2-dev      # ALSA: audio events played on the host
   pkg-config          # lets SwiftPM find libserialport (and the emulator's build find simavr)
   make                # firmware and emulator builds
   gcc                 # host-side firmware tests and the emulated board

@@ -94,7 +94,17 @@ public final class AudioFileSink: AudioOutput, @unchecked Sendable {
       }
     }
     if mix.isEmpty { mix = [0] }
-    try AudioFile.write(AudioClip(sampleRate: sampleRate, samples: mix.map { min(max($0, -1), 1) }), to: path, format: .wav)
+    // Written beside the target and renamed into place: a failure leaves no half-written file.
+    let temporary = path + ".tmp-\(getpid())"
+    do {
+      try AudioFile.write(AudioClip(sampleRate: sampleRate, samples: mix.map { min(max($0, -1), 1) }), to: temporary, format: .wav)
+    } catch {
+      throw AudioFileError(file: path, message: error.message)
+    }
+    guard rename(temporary, path) == 0 else {
+      unlink(temporary)
+      throw AudioFileError(file: path, message: "cannot replace it")
+    }
     var csv = "time_s,tag,samples\n"
     for clip in clips {
       csv += "\(String(format: "%.6f", locale: Locale(identifier: "en_US_POSIX"), clip.onset.time)),\(clip.onset.tag),\(clip.onset.samples)\n"

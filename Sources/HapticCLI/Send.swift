@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HapticAHAP
+import HapticAudio
 import HapticBoards
 import HapticCore
 import HapticEngine
@@ -66,6 +67,15 @@ struct Send: ParsableCommand {
   @Option(help: "Lookahead in milliseconds (how far ahead of the board clock drive is queued).")
   var lookaheadMs: Double = 30
 
+  @Option(help: "Write the pattern's audio to this WAV file (and FILE.onsets.csv) instead of playing it.")
+  var audioOut: String?
+
+  @Flag(help: "Do not play the pattern's audio events.")
+  var noAudio = false
+
+  @Option(help: "ALSA device for the pattern's audio.")
+  var audioDevice = "default"
+
   @Flag(help: "Print the report as one JSON object.")
   var json = false
 
@@ -104,6 +114,8 @@ struct Send: ParsableCommand {
     }
     var configuration = HapticEngine.Configuration()
     configuration.lookahead = lookaheadMs / 1000
+    let audio = try pattern.flatMap { try audioOutput(for: $0) }
+    configuration.audioOutput = audio
     let simulated = sim ? try PatternLoading.profile(board, boards: boardOptions) : nil
     let engine: HapticEngine
     do throws(HapticEngineError) {
@@ -120,7 +132,52 @@ struct Send: ParsableCommand {
       throw CLIError("cannot play on \(port ?? board): \(error.message)")
     }
     let session = SendSession(engine: engine, options: self)
-    let status = session.run(pattern: pattern)
+    let status = session.run(pattern: pattern.map(resolvingWaveforms))  // closes the engine
+    do {
+      try audio?.close()
+    } catch {
+      throw CLIError("cannot write the audio: \(error)")
+    }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Where the pattern's audio events play: nowhere with --no-audio or without audio events,
+  /// the file of --audio-out, else the ALSA device (a warning and silence when it cannot open).
+  private func audioOutput(for pattern: HapticPattern) throws -> (any AudioOutput)? {
+    guard !noAudio, pattern.events.contains(where: { !$0.type.isHaptic }) else { return nil }
+    if let audioOut {
+      let folder = URL(fileURLWithPath: audioOut).deletingLastPathComponent().path
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw CLIError("cannot write \(audioOut): the folder \(folder) does not exist")
+      }
+      return AudioFileSink(path: audioOut) { AudioClock.now() }
+    }
+    do {
+      return try ALSAOutput(device: audioDevice)
+    } catch {
+      printError("warning: \(error); the pattern's audio events are silent (--audio-out FILE writes them)")
+      return nil
+    }
+  }
+
+  /// The pattern with its waveform paths resolved beside the AHAP file (a warning for each one
+  /// that is not there).
+  private func resolvingWaveforms(_ pattern: HapticPattern) -> HapticPattern {
+    guard let file, !noAudio else { return pattern }
+    let events = pattern.events.map { event -> HapticEvent in
+      var event = event
+      guard let path = event.waveformPath else { return event }
+      do {
+        let resolved = try WaveformPath.resolve(path, relativeTo: file)
+        _ = try AudioFile.read(resolved)
+        event.waveformPath = resolved
+      } catch {
+        printError("warning: \(file): AudioCustom at \(event.time) s: \(error); silent")
+      }
+      return event
+    }
+    return HapticPattern(
+      version: pattern.version, metadata: pattern.metadata, events: events, parameters: pattern.parameters, curves: pattern.curves)
   }
 }

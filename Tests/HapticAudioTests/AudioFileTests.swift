@@ -65,3 +65,29 @@ import Testing
     }
   }
 }
+
+/// The ALSA output on ALSA's `null` device (no sound card needed): it opens, takes clips and
+/// cancels, paces itself on the host clock and closes; on a machine with a sound card the same
+/// code plays on `default` (`hapticctl send`, `CHHapticEngine`).
+@Suite struct ALSAOutputTests {
+  @Test("The null device: schedule, cancel, pace, close")
+  func nullDevice() throws {
+    let output: ALSAOutput
+    do {
+      output = try ALSAOutput(device: "null")
+    } catch {
+      // Without alsa-lib's configuration (libasound2-data) there is no `null` device.
+      Issue.record("ALSA's null device did not open: \(error)")
+      return
+    }
+    #expect(output.latency >= ALSAOutput.bufferSeconds && output.latency < 0.5)
+    let started = AudioClock.now()
+    output.schedule([Float](repeating: 0.5, count: 4_800), after: output.latency, tag: 1)
+    output.schedule([Float](repeating: 0.5, count: 4_800), after: output.latency + 0.05, tag: 2)
+    output.cancel(tag: 2, after: 0)
+    usleep(200_000)
+    try output.close()
+    // Paced by the host clock (the null device never blocks): closing took about real time.
+    #expect(AudioClock.now() - started < 1)
+  }
+}

@@ -1,4 +1,6 @@
 import Foundation
+import HapticTestSupport
+import HapticAudio
 import Testing
 
 @Suite("hapticctl send and presets", .serialized)
@@ -8,6 +10,36 @@ struct SendCommandTests {
 
   private func object(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  }
+
+  @Test("send --audio-out: the pattern's sounds written with their onsets, 0.3 s apart; --no-audio writes none")
+  func sendWritesAudio() throws {
+    let folder = NSTemporaryDirectory() + "hapticctl-send-audio-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let click = (0..<960).map { Float(0.8 * sin(2 * Double.pi * 1_500 * Double($0) / 48_000)) }
+    try AudioFile.write(AudioClip(sampleRate: 48_000, samples: click), to: folder + "/click.caf", format: .caf)
+    try """
+      {"Pattern": [
+        {"Event": {"Time": 0, "EventType": "HapticTransient"}},
+        {"Event": {"Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "click.caf"}},
+        {"Event": {"Time": 0.3, "EventType": "HapticTransient"}},
+        {"Event": {"Time": 0.3, "EventType": "AudioCustom", "EventWaveformPath": "click.caf"}},
+        {"Event": {"Time": 0.4, "EventType": "AudioCustom", "EventWaveformPath": "missing.caf"}}
+      ]}
+      """.write(toFile: folder + "/p.ahap", atomically: true, encoding: .utf8)
+    let result = try CLIRunner.run(["send", folder + "/p.ahap", "--sim", "--audio-out", folder + "/out.wav"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("missing.caf"), "a missing sound is a warning")
+    let heard = try OnsetAnalysis.audioOnsets(file: folder + "/out.wav", origin: 0)
+    #expect(heard.count == 2, "\(heard)")
+    if heard.count == 2 { #expect(abs(heard[1] - heard[0] - 0.3) < 0.001) }
+    let csv = try String(contentsOfFile: folder + "/out.wav.onsets.csv", encoding: .utf8)
+    #expect(csv.hasPrefix("time_s,tag,samples\n") && csv.split(separator: "\n").count == 2)
+    let none = try CLIRunner.run(["send", folder + "/p.ahap", "--sim", "--no-audio", "--audio-out", folder + "/none.wav"])
+    #expect(none.status == 0 && !FileManager.default.fileExists(atPath: folder + "/none.wav"))
+    let bad = try CLIRunner.run(["send", folder + "/p.ahap", "--sim", "--audio-out", folder + "/nope/out.wav"])
+    #expect(bad.status != 0 && bad.stderr.contains("does not exist"), "\(bad.stderr)")
   }
 
   @Test("send --sim plays and reports the documented keys")
