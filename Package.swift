@@ -132,7 +132,7 @@ let package = Package(
       name: "CoreHapticsCompatTests",
       dependencies: [
         "CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore", "HapticAudio",
-        "HapticTestSupport",
+        "HapticTestSupport", "HapticAHAP",
       ]),
     .testTarget(
       name: "HapticCLITests",

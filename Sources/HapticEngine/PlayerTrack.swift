@@ -42,8 +42,8 @@ struct PlayerTrack: Sendable {
   /// The board frame where the track last started.
   var startedAt: Int?
   /// The last value sent for each dynamic parameter (`sendParameters`): carried into new
-  /// voices after a seek, a loop wrap or a rate change, so a live control stays (a restart
-  /// clears it).
+  /// voices after a seek, a loop wrap or a rate change, so a live control stays (the end of a
+  /// run clears it).
   private var liveControls: [DynamicParameterID: Double] = [:]
 
   init(id: Int, pattern: HapticPattern, profile: BoardProfile) {
@@ -82,9 +82,18 @@ struct PlayerTrack: Sendable {
         // Finished early (loop end beyond the last sound): wait silently for the loop point.
         return
       }
-      state = .finished
-      finishedAt = frame + 1
+      finish(at: frame + 1)
     }
+  }
+
+  /// Ends the run at `frame`. What `sendParameters` set during it does not carry over to the
+  /// next start (a restart plays the pattern as written); parameters sent after this, before
+  /// the next start, count from that start.
+  private mutating func finish(at frame: Int?) {
+    state = .finished
+    if let frame { finishedAt = frame }
+    voices = []
+    liveControls = [:]
   }
 
   private mutating func applyActions(at frame: Int) {
@@ -102,17 +111,12 @@ struct PlayerTrack: Sendable {
   private mutating func apply(_ action: TrackAction, at frame: Int) {
     switch action {
     case .start:
-      // A restart plays the pattern as written: what `sendParameters` set before does not
-      // carry over (Core Haptics' rule); within a run it survives seeks, loops and rate changes.
-      liveControls = [:]
       rebuild(from: 0, skipStarted: false)
       state = .playing
       startedAt = frame
       finishedAt = nil
     case .stop:
-      if state != .idle && state != .finished { finishedAt = frame }
-      state = .finished
-      voices = []
+      finish(at: state != .idle && state != .finished ? frame : nil)
     case .pause:
       if state == .playing { state = .paused }
     case .resume:
@@ -120,9 +124,7 @@ struct PlayerTrack: Sendable {
     case .seek(let offset):
       guard state != .idle && state != .finished else { return }
       if offset >= pattern.duration && !(loopEnabled && loopPoint > 0) {
-        state = .finished
-        finishedAt = frame
-        voices = []
+        finish(at: frame)
         return
       }
       rebuild(from: offset >= pattern.duration ? 0 : offset, skipStarted: true)

@@ -1,5 +1,6 @@
 import CoreHapticsCompat
 import Foundation
+import HapticAHAP
 import HapticAudio
 import HapticCore
 import HapticEngine
@@ -125,6 +126,45 @@ import Testing
     manager.playPattern(try manager.nomNomPattern())
     rig.run(0.5)
     #expect(rig.link.snapshot.driveLog.contains { $0.level != 0 })
+  }
+
+  @Test("Apple's haptic palette logic: files play with the drive of a direct port; the touch palette follows the finger")
+  func hapticPalette() throws {
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+    let controller = HapticPaletteController()
+    controller.filesFolder = corpus
+    controller.createAndStartHapticEngine()  // the configured board: the simulator, in real time
+    #expect(controller.messages.isEmpty, "\(controller.messages)")
+    for name in ["apple__unityplugins__Effects_Recoil", "apple__unityplugins__Ricochet_Spawn"] {
+      let rig = try Rig()
+      controller.engine = rig.compat
+      controller.configureEngine()
+      rig.run(0.05)
+      controller.playHapticsFile(named: name)
+      rig.run(2.5)
+      #expect(controller.messages.isEmpty, "\(controller.messages)")
+      let pattern = try AHAPReader().read(contentsOf: corpus.appendingPathComponent(name + ".ahap").path).pattern
+      let drive = Self.relative(rig.drive)
+      #expect(drive.count > 20)
+      #expect(drive == (try Self.directDrive(pattern)), "\(name)")
+    }
+    // The touch palette: louder with a higher touch, silent after touch up.
+    let rig = try Rig(profile: .unoDRV2605L)
+    controller.engine = rig.compat
+    controller.configureEngine()
+    controller.createContinuousHapticPlayer()
+    controller.touchDown(x: 0.5, y: 0.3)
+    rig.run(0.1)
+    let low = rig.link.snapshot.driveLog.last?.level ?? 0
+    controller.update(x: 0.5, y: 0.9)
+    rig.run(0.1)
+    let high = rig.link.snapshot.driveLog.last?.level ?? 0
+    #expect(high > low && low > 0, "low \(low), high \(high)")
+    controller.touchUp()
+    rig.run(0.2)
+    #expect(rig.link.snapshot.driveLog.last?.level == 0)
+    #expect(controller.messages == ["Continuous player finished"], "\(controller.messages)")
   }
 
   @Test("The game's sounds: registered CAF resources and a waveform path play in step with the haptics (within 5 ms)")
