@@ -129,11 +129,12 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     }
   }
 
-  /// Speed of the pattern's timeline (no pitch change); values ≤ 0 are ignored.
+  /// Speed of the pattern's timeline (no pitch change), 1/64 to 64; other values (≤ 0 among
+  /// them, as Apple ignores) are ignored.
   public var playbackRate: Double {
     get { lock.withLock { rate } }
     set {
-      guard newValue > 0, newValue.isFinite else { return }
+      guard PlayerTrack.rates.contains(newValue) else { return }
       lock.withLock { rate = newValue }
       try? engine.perform(.rate(newValue), player: id, at: 0)
     }

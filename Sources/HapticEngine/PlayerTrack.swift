@@ -129,7 +129,7 @@ struct PlayerTrack: Sendable {
       }
       rebuild(from: offset >= pattern.duration ? 0 : offset, skipStarted: true)
     case .rate(let newRate):
-      guard newRate > 0, newRate.isFinite, newRate != rate else { return }
+      guard Self.rates.contains(newRate), newRate != rate else { return }
       let now = patternTime
       let keepSkipping = skipStarted
       let start = origin
@@ -137,7 +137,7 @@ struct PlayerTrack: Sendable {
       guard state == .playing || state == .paused else { return }
       // Re-render from the same origin at the new rate, up to the same pattern time.
       rebuild(from: start, skipStarted: keepSkipping)
-      let frames = Int(((now - start) / (profile.framePeriod * rate)).rounded())
+      let frames = Int(min(((now - start) / (profile.framePeriod * rate)).rounded(), Double(Int32.max)))
       for _ in 0..<max(frames, 0) { for channel in voices.indices { _ = voices[channel].next() } }
     case .parameters(let parameters):
       for parameter in parameters { liveControls[parameter.id] = parameter.value }
@@ -173,9 +173,13 @@ struct PlayerTrack: Sendable {
     }
   }
 
+  /// The playback rates a player takes: 1/64 to 64 (others are ignored: a pattern slowed a
+  /// millionfold would never end, and re-rendering up to the same pattern time would not either).
+  static let rates = (1.0 / 64)...64.0
+
   /// Restores what a stopped engine's player had set (rate, mute) on its fresh track.
   mutating func restore(rate: Double, muted: Bool) {
-    if rate > 0 && rate.isFinite { self.rate = rate }
+    if Self.rates.contains(rate) { self.rate = rate }
     self.muted = muted
   }
 
