@@ -39,6 +39,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
   /// - Throws: ``AudioFileError`` naming the device and ALSA's reason when it cannot be opened
   ///   or set up (no sound card, device busy).
   public init(device: String = "default", sampleRate: Double = 48_000) throws(AudioFileError) {
+    calsa_silence_library_errors()  // failures are reported below, naming the device
     var handle: OpaquePointer?
     var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
     guard status >= 0, let handle else {

@@ -4,25 +4,73 @@ import HapticAudio
 import HapticCore
 import HapticSimulator
 
-/// Players' audio events on the host (docs/semantics.md §13.9): a player's audio events are
-/// mixed into one track (`AudioRenderer`, files through libsndfile) at its first start and
-/// scheduled on the ``HapticEngine/Configuration/audioOutput`` at the host time of the board
-/// frame the start takes effect at; stops, pauses, seeks, rate changes and mutes silence it
-/// from their frame.
+/// Players' audio events on the host (docs/semantics.md §13.9). As the scheduler renders a
+/// player's frames it marks what its audio does and from which frame (``AudioMark``: a start,
+/// a loop wrap, a seek, a resume, a rate change, an unmute play from a pattern offset; a stop,
+/// a pause, a mute fall silent); the engine takes the marks after every scheduler operation and
+/// puts them on the ``HapticEngine/Configuration/audioOutput`` at the host time of their frame.
+/// The pattern's audio events are mixed into one track per playback rate (`AudioRenderer`,
+/// files through libsndfile) the first time they are needed.
 extension HapticEngine {
-  /// The track a `.start` of `id` plays and the frames its start must lie ahead (the output's
-  /// latency), or `nil` when no audio plays. Call with the lock held.
-  func audioClip(for action: TrackAction, player id: Int) -> (track: [Float], leadFrames: Int)? {
+  /// The frames a start of `id` must lie ahead so its audio is not late (the output's latency),
+  /// 0 when it plays no audio. Call with the lock held.
+  func audioLead(for action: TrackAction, player id: Int) -> Int {
     guard case .start = action, let output = configuration.audioOutput, !audio.hapticsOnly, !audio.muted,
-      let player = players[id], !player.muted
-    else { return nil }
-    if player.audioTrack == nil { players[id]?.audioTrack = Self.renderAudio(player.pattern, sampleRate: output.sampleRate) }
-    guard let track = players[id]?.audioTrack, !track.isEmpty else { return nil }
-    return (track, Int((output.latency / framePeriod).rounded(.up)))
+      let player = players[id], player.pattern.events.contains(where: { !$0.type.isHaptic })
+    else { return 0 }
+    return Int((output.latency / framePeriod).rounded(.up))
   }
 
-  /// The pattern's audio events as one track from its start (`[]` without audio events).
-  /// Relative waveform paths are taken from the working folder; unreadable files are silent.
+  /// Takes the scheduler's audio marks (none without an audio output). Call with the lock held.
+  func takeAudioMarks() -> [(id: Int, mark: AudioMark)] {
+    guard configuration.audioOutput != nil else { return [] }
+    return scheduler?.takeAudioMarks() ?? []
+  }
+
+  /// Puts the marks not yet routed on the output.
+  func route(_ marks: [(id: Int, mark: AudioMark)]) {
+    guard let output = configuration.audioOutput, !marks.isEmpty else { return }
+    for (id, mark) in marks {
+      let plan = lock.withLock { () -> (skip: Bool, track: [Float]?) in
+        guard var player = players[id], !player.routedAudio.contains(mark) else { return (true, nil) }
+        // A mark at frame F supersedes what was routed from F on (a re-render changed it).
+        player.routedAudio.removeAll { $0.frame >= mark.frame }
+        player.routedAudio.append(mark)
+        if player.routedAudio.count > 64 { player.routedAudio.removeFirst(player.routedAudio.count - 64) }
+        var track: [Float]?
+        if let offset = mark.offset, !audio.hapticsOnly, !audio.muted {
+          track = audioTrack(&player, from: offset, rate: mark.rate, midEvent: mark.midEvent, sampleRate: output.sampleRate)
+        }
+        players[id] = player
+        return (false, track)
+      }
+      guard !plan.skip, let host = hostTime(atFrame: mark.frame) else { continue }
+      let delay = host - link.hostNow
+      output.cancel(tag: id, after: delay)
+      if let track = plan.track, !track.isEmpty { output.schedule(track, after: delay, tag: id) }
+    }
+  }
+
+  /// The audio of `player` from `offset` pattern seconds at `rate`: a slice of the whole track
+  /// when sounds under way go on (`midEvent`), else the sounds that start at or after it.
+  private func audioTrack(
+    _ player: inout EnginePlayer, from offset: Double, rate: Double, midEvent: Bool, sampleRate: Double
+  ) -> [Float] {
+    guard player.pattern.events.contains(where: { !$0.type.isHaptic }) else { return [] }
+    if offset > 0 && !midEvent {
+      return Self.renderAudio(PlayerTrack.excerpt(player.pattern, from: offset, rate: rate, loopEnd: nil), sampleRate: sampleRate)
+    }
+    if player.audioTracks[rate] == nil {
+      player.audioTracks[rate] = Self.renderAudio(
+        PlayerTrack.excerpt(player.pattern, from: 0, rate: rate, loopEnd: nil), sampleRate: sampleRate)
+    }
+    let whole = player.audioTracks[rate] ?? []
+    let start = Int((offset / rate * sampleRate).rounded())
+    return start <= 0 ? whole : start < whole.count ? Array(whole[start...]) : []
+  }
+
+  /// The pattern's audio events as one track from its start (`[]` without audio). Relative
+  /// waveform paths are taken from the working folder; unreadable files are silent.
   static func renderAudio(_ pattern: HapticPattern, sampleRate: Double) -> [Float] {
     guard pattern.events.contains(where: { !$0.type.isHaptic }) else { return [] }
     let renderer = AudioRenderer(sampleRate: sampleRate)
@@ -30,25 +78,13 @@ extension HapticEngine {
     return samples.contains { $0 != 0 } ? samples : []
   }
 
-  /// Sends what `action` at board frame `frame` means for `id`'s audio to the output.
-  func routeAudio(_ action: TrackAction, player id: Int, frame: Int, clip: [Float]?) {
-    guard let output = configuration.audioOutput, let host = hostTime(atFrame: frame) else { return }
-    let delay = host - link.hostNow
-    switch action {
-    case .start:
-      output.cancel(tag: id, after: delay)
-      if let clip { output.schedule(clip, after: delay, tag: id) }
-    case .stop, .pause, .seek, .rate, .mute(true):
-      output.cancel(tag: id, after: delay)
-    default:
-      break
-    }
-  }
-
   /// Silences every player's audio from now (engine stop, failure).
   func silenceAudio() {
     guard let output = configuration.audioOutput else { return }
-    let ids = lock.withLock { Array(players.keys) }
+    let ids = lock.withLock { () -> [Int] in
+      for id in players.keys { players[id]?.routedAudio = [] }
+      return Array(players.keys)
+    }
     for id in ids { output.cancel(tag: id, after: 0) }
   }
 

@@ -158,12 +158,14 @@ extension HapticEngine {
     var completions: [(@Sendable ((any Error)?) -> Void)] = []
     var notify: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
     var stops: [(@Sendable ((any Error)?) -> Void)?] = []
+    var marks: [(id: Int, mark: AudioMark)] = []
     var idleStop = false
     let batches = lock.withLock { () -> [StreamScheduler.Batch] in
       // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
       guard running, var scheduler = self.scheduler.take() else { return [] }
       defer { self.scheduler = scheduler }
       let batches = scheduler.tick(now: now)
+      if configuration.audioOutput != nil { marks = scheduler.takeAudioMarks() }
       // Players whose end the board has played.
       var anyActive = false
       for track in scheduler.tracks {
@@ -192,6 +194,7 @@ extension HapticEngine {
       return batches
     }
     transmit(batches)
+    route(marks)
     lock.withLock { forgetReleasedPlayers() }
     for completion in completions { completion(nil) }
     finish(notify: notify, stops: stops)

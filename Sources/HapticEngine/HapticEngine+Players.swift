@@ -76,19 +76,18 @@ extension HapticEngine {
     case .mute(let flag): players[id]?.muted = flag
     default: break
     }
-    var at = frame(at: time, now: now)
     // A start with audio waits out the audio output's queue, so sound and drive begin together.
-    let audio = audioClip(for: action, player: id)
-    if let audio { at = max(at, now + audio.leadFrames) }
+    let at = max(frame(at: time, now: now), now + audioLead(for: action, player: id))
     // From quiet the loop sleeps the idle period, longer than what this change queues: wake it
     // to work out its next pass (while something plays its deadline still holds: a replace
     // re-renders up to the same head).
     let wasQuiet = scheduler?.isQuiet ?? true
     let batches = scheduler?.schedule(action, track: id, at: at, now: now) ?? []
+    let marks = takeAudioMarks()
     lock.unlock()
     transmit(batches)
+    route(marks)
     if wasQuiet { wakeLoop() }
-    routeAudio(action, player: id, frame: at, clip: audio?.track)
   }
 
   /// Drops a player's pending actions and stops it now.
@@ -102,12 +101,14 @@ extension HapticEngine {
   }
 
   func setLoop(player id: Int, enabled: Bool, end: Double) {
-    let batches = lock.withLock { () -> [StreamScheduler.Batch] in
+    let (batches, marks) = lock.withLock { () -> ([StreamScheduler.Batch], [(id: Int, mark: AudioMark)]) in
       players[id]?.loop = (enabled, end)
-      guard running, let now = nowFrame() else { return [] }
-      return scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: enabled, end: end) } ?? []
+      guard running, let now = nowFrame() else { return ([], []) }
+      let batches = scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: enabled, end: end) } ?? []
+      return (batches, takeAudioMarks())
     }
     transmit(batches)
+    route(marks)
   }
 
   func startTime(player id: Int) -> Double? {

@@ -115,9 +115,11 @@ public final class HapticEngine: @unchecked Sendable {
     var loop: (enabled: Bool, end: Double)?
     var rate = 1.0
     var muted = false
-    /// The pattern's audio events mixed into one track from the pattern's start (rendered at
-    /// the first start; `[]` when it has none).
-    var audioTrack: [Float]?
+    /// The pattern's audio events mixed into one track from its start, per playback rate
+    /// (rendered when first needed; `[]` when it has none).
+    var audioTracks: [Double: [Float]] = [:]
+    /// The audio marks already put on the output (recent ones).
+    var routedAudio: [AudioMark] = []
   }
   /// How many released players are still remembered (their tracks may still play).
   var releasedPlayers = 0

@@ -50,6 +50,16 @@ struct MixState: Sendable {
   }
 
   /// Drops finished tracks with nothing pending.
+  /// Takes every track's audio marks (`(track id, mark)`, in frame order per track).
+  mutating func takeAudioMarks() -> [(id: Int, mark: AudioMark)] {
+    var marks: [(id: Int, mark: AudioMark)] = []
+    for index in tracks.indices where !tracks[index].audioMarks.isEmpty {
+      marks += tracks[index].audioMarks.map { (tracks[index].id, $0) }
+      tracks[index].audioMarks = []
+    }
+    return marks
+  }
+
   mutating func prune(keeping ids: Set<Int>) {
     // Only when there is something to drop: removeAll would otherwise still write the array.
     guard tracks.contains(where: { !ids.contains($0.id) }) else { return }

@@ -14,6 +14,17 @@ enum TrackAction: Sendable {
   case mute(Bool)
 }
 
+/// What a player's audio does from a board frame (docs/semantics.md §13.9): play the pattern's
+/// audio from `offset` (pattern seconds) at `rate`, or fall silent (`offset == nil`). With
+/// `midEvent`, sounds under way at the offset go on from where they are (a resume, a rate
+/// change, an unmute); without, they do not begin mid-event (a start, a seek, a loop wrap).
+struct AudioMark: Sendable, Equatable {
+  var frame: Int
+  var offset: Double?
+  var rate: Double
+  var midEvent: Bool
+}
+
 /// One player on the board's frame grid: its pattern's voices per channel, where it is in the
 /// pattern, and its pending actions. Advanced frame by frame by ``MixState``.
 ///
@@ -41,6 +52,8 @@ struct PlayerTrack: Sendable {
   var finishedAt: Int?
   /// The board frame where the track last started.
   var startedAt: Int?
+  /// What its audio did as the frames were rendered, since the engine last took them.
+  var audioMarks: [AudioMark] = []
   /// The last value sent for each dynamic parameter (`sendParameters`): carried into new
   /// voices after a seek, a loop wrap or a rate change, so a live control stays (the end of a
   /// run clears it).
@@ -72,6 +85,7 @@ struct PlayerTrack: Sendable {
     guard state == .playing, !voices.isEmpty else { return }
     if loopEnabled && patternTime >= loopPoint - 1e-9 && loopPoint > 0 {
       rebuild(from: 0, skipStarted: false)
+      markAudio(frame, from: 0, midEvent: false)
     }
     for channel in voices.indices {
       let target = voices[channel].next()
@@ -84,6 +98,11 @@ struct PlayerTrack: Sendable {
       }
       finish(at: frame + 1)
     }
+  }
+
+  /// Records what the audio does from `frame`.
+  private mutating func markAudio(_ frame: Int, from offset: Double?, midEvent: Bool = false) {
+    audioMarks.append(AudioMark(frame: frame, offset: offset, rate: rate, midEvent: midEvent))
   }
 
   /// Ends the run at `frame`. What `sendParameters` set during it does not carry over to the
@@ -115,19 +134,29 @@ struct PlayerTrack: Sendable {
       state = .playing
       startedAt = frame
       finishedAt = nil
+      markAudio(frame, from: 0, midEvent: false)
     case .stop:
+      if state == .playing || state == .paused { markAudio(frame, from: nil) }
       finish(at: state != .idle && state != .finished ? frame : nil)
     case .pause:
-      if state == .playing { state = .paused }
+      if state == .playing {
+        state = .paused
+        markAudio(frame, from: nil)
+      }
     case .resume:
-      if state == .paused { state = .playing }
+      if state == .paused {
+        state = .playing
+        markAudio(frame, from: patternTime, midEvent: true)
+      }
     case .seek(let offset):
       guard state != .idle && state != .finished else { return }
       if offset >= pattern.duration && !(loopEnabled && loopPoint > 0) {
+        markAudio(frame, from: nil)
         finish(at: frame)
         return
       }
       rebuild(from: offset >= pattern.duration ? 0 : offset, skipStarted: true)
+      if state == .playing { markAudio(frame, from: origin, midEvent: false) }
     case .rate(let newRate):
       guard Self.rates.contains(newRate), newRate != rate else { return }
       let now = patternTime
@@ -139,6 +168,7 @@ struct PlayerTrack: Sendable {
       rebuild(from: start, skipStarted: keepSkipping)
       let frames = Int(min(((now - start) / (profile.framePeriod * rate)).rounded(), Double(Int32.max)))
       for _ in 0..<max(frames, 0) { for channel in voices.indices { _ = voices[channel].next() } }
+      if state == .playing { markAudio(frame, from: now, midEvent: true) }
     case .parameters(let parameters):
       for parameter in parameters { liveControls[parameter.id] = parameter.value }
       let at = Double(voices.first?.frameIndex ?? 0) * profile.framePeriod
@@ -154,6 +184,7 @@ struct PlayerTrack: Sendable {
         voices[channel].insert(ParameterCurve(curve.id, time: at, controlPoints: points))
       }
     case .mute(let flag):
+      if flag != muted && state == .playing { markAudio(frame, from: flag ? nil : patternTime, midEvent: true) }
       muted = flag
     }
   }

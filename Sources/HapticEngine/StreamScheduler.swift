@@ -109,6 +109,13 @@ struct StreamScheduler: Sendable {
   /// A snapshot of the tracks as the board will play them at the head.
   var tracks: [PlayerTrack] { base.tracks }
 
+  /// The audio marks of the frames rendered so far (the head's: it is ahead of the base, and a
+  /// re-render from the base marks its frames again; the engine keeps what it already routed).
+  mutating func takeAudioMarks() -> [(id: Int, mark: AudioMark)] {
+    _ = base.takeAudioMarks()
+    return head.takeAudioMarks()
+  }
+
   /// Drops tracks of players that are gone and have finished.
   mutating func prune(keeping ids: Set<Int>) {
     base.prune(keeping: ids)

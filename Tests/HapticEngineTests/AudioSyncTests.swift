@@ -11,10 +11,11 @@ import Testing
 /// Audio events on the host in step with the board (issue 18): through the file sink, the
 /// audio onsets land within 5 ms of the haptic onsets on the board clock.
 @Suite(.serialized) struct AudioSyncTests {
-  /// A short click: 20 ms of a 2 kHz tone at 48 kHz, written as CAF (the tutorials' format).
-  static func click(_ name: String) throws -> String {
+  /// A short click: 20 ms (or `seconds`) of a 2 kHz tone at 48 kHz, written as CAF (the
+  /// tutorials' format).
+  static func click(_ name: String, seconds: Double = 0.020) throws -> String {
     let path = NSTemporaryDirectory() + "hapticctl-sync-\(getpid())-\(name).caf"
-    let samples = (0..<960).map { Float(0.8 * sin(2 * Double.pi * 2_000 * Double($0) / 48_000)) }
+    let samples = (0..<Int(seconds * 48_000)).map { Float(0.8 * sin(2 * Double.pi * 2_000 * Double($0) / 48_000)) }
     try AudioFile.write(AudioClip(sampleRate: 48_000, samples: samples), to: path, format: .caf)
     return path
   }
@@ -28,7 +29,7 @@ import Testing
     init(latency: Double = 0) throws {
       link = try SimulatorBoardLink(configuration: SimulatorConfiguration(profile: .simLRA), clock: .virtual, logsDrive: true)
       let link = link
-      sink = AudioFileSink(path: NSTemporaryDirectory() + "hapticctl-sync-\(getpid()).wav") { link.hostNow }
+      sink = AudioFileSink(path: NSTemporaryDirectory() + "hapticctl-sync-\(getpid())-\(UUID().uuidString).wav") { link.hostNow }
       var configuration = HapticEngine.Configuration()
       configuration.audioOutput = sink
       engine = try HapticEngine(link: link, configuration: configuration)
