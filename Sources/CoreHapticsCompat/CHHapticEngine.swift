@@ -58,16 +58,22 @@ public final class CHHapticEngine: @unchecked Sendable {
   /// rendering); otherwise the in-process simulator of `$HAPTICCTL_BOARD` (default `sim-lra`).
   /// Audio events play on the ALSA device `$HAPTICCTL_AUDIO_DEVICE` (default `default`), into
   /// the WAV file `$HAPTICCTL_AUDIO_OUT` instead, or nowhere with `HAPTICCTL_AUDIO=off` (or
-  /// when no device opens: `supportsAudio` is then false).
+  /// when no device opens: `supportsAudio` is then false). Variables not set are taken from the
+  /// settings file, `$HAPTICCTL_CONFIG` or `~/.config/hapticctl/engine.json`: a JSON object
+  /// such as `{"port": "/dev/ttyACM0", "board": "…", "boards_path": […], "audio": "off",
+  /// "audio_out": "…", "audio_device": "…"}`.
   ///
   /// - Throws: `notSupported` when the board has no actuator, `serverInitFailed` when the port
-  ///   cannot be opened or probed, `invalidEngineParameter` for an unknown board id.
+  ///   cannot be opened or probed, `invalidEngineParameter` for an unknown board id or a bad
+  ///   settings file (naming the file and the entry).
   public convenience init() throws(CHHapticError) {
     try self.init(environment: ProcessInfo.processInfo.environment)
   }
 
-  /// An engine configured from `environment` as ``init()`` is from the process's.
-  public convenience init(environment: [String: String]) throws(CHHapticError) {
+  /// An engine configured from `environment` as ``init()`` is from the process's (the settings
+  /// file included: `HAPTICCTL_CONFIG` or `HOME` in `environment` find it).
+  public convenience init(environment given: [String: String]) throws(CHHapticError) {
+    let environment = try EngineSettings.merged(given)
     let catalog = BoardCatalog.load(folders: BoardCatalog.searchPath([], environment: environment))
     var configuration = HapticEngine.Configuration()
     let output = Self.audioOutput(environment)
