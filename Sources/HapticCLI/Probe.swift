@@ -11,7 +11,7 @@ struct Probe: ParsableCommand {
       board clock's offset and drift. Exit status 0 when the board supports haptics, 1 when it \
       does not (the reason is printed) or the port fails. With --json: one object with \
       supportsHaptics, reason, port, board, firmware, protocolVersion, channels, features, \
-      round_trip_ms, clock_offset_s, drift_ppm.
+      answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm.
       """)
 
   @Option(help: "Serial port or pseudo-terminal path.")
@@ -121,6 +121,7 @@ enum ProbeReport {
     members.append(("features", .array(features.map { JSONText.string($0) })))
     let channels: [BoardCapabilities.Channel] = capabilities?.channels ?? []
     members.append(("channels", .array(channels.map { channelJSON($0) })))
+    members.append(("answer_ms", optional(result.answerTime) { .fixed($0 * 1000, digits: 3) }))
     members.append(("round_trip_ms", optional(result.roundTrip) { .fixed($0 * 1000, digits: 3) }))
     members.append(("clock_offset_s", optional(result.clockOffset) { .fixed($0, digits: 6) }))
     members.append(("drift_ppm", optional(result.driftPPM) { .fixed($0, digits: 1) }))

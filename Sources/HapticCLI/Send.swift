@@ -13,9 +13,10 @@ struct Send: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play a pattern on a board (or the simulator) and wait until it finishes.",
     discussion: """
-      Streams the pattern to the board a lookahead ahead of its clock and reports, at the end, \
-      the duration, frames, wire bytes, retransmits, underruns and the largest onset error \
-      (--json: one object). On a terminal a progress bar runs on standard error. Ctrl-C or \
+      Streams the pattern to the board a lookahead ahead of its clock (growing while the link \
+      recovers from loss) and reports, at the end, the duration, frames, wire bytes, \
+      retransmits, recoveries, underruns and late segments of this playback, the largest \
+      lookahead and the largest onset error (--json: one object). On a terminal a progress bar runs on standard error. Ctrl-C or \
       SIGTERM stops the board before exiting (status 130).
       --live reads commands from standard input while playing, one per line: intensity X, \
       sharpness X, attack X, decay X, release X (dynamic parameters), pause, resume, seek S, \
@@ -64,8 +65,11 @@ struct Send: ParsableCommand {
   @Option(help: "Start this many seconds from now.")
   var at: Double = 0
 
-  @Option(help: "Lookahead in milliseconds (how far ahead of the board clock drive is queued).")
+  @Option(help: "Least lookahead in milliseconds (how far ahead of the board clock drive is queued).")
   var lookaheadMs: Double = 30
+
+  @Option(help: "Most lookahead in milliseconds: it grows while the link recovers from loss (= --lookahead-ms: fixed).")
+  var maxLookaheadMs: Double = 400
 
   @Option(help: "Write the pattern's audio to this WAV file (and FILE.onsets.csv) instead of playing it.")
   var audioOut: String?
@@ -100,6 +104,9 @@ struct Send: ParsableCommand {
     guard rate > 0 && rate.isFinite else { throw ValidationError("--rate must be above 0") }
     guard seek >= 0 && at >= 0 && loopEnd >= 0 else { throw ValidationError("--seek, --at and --loop-end must be 0 or more") }
     guard (5...1000).contains(lookaheadMs) else { throw ValidationError("--lookahead-ms must be 5–1000") }
+    guard (lookaheadMs...1000).contains(maxLookaheadMs) else {
+      throw ValidationError("--max-lookahead-ms must be from --lookahead-ms (\(lookaheadMs)) to 1000")
+    }
     if sim { _ = try PatternLoading.profile(board, boards: boardOptions) }
   }
 
@@ -114,6 +121,7 @@ struct Send: ParsableCommand {
     }
     var configuration = HapticEngine.Configuration()
     configuration.lookahead = lookaheadMs / 1000
+    configuration.maximumLookahead = maxLookaheadMs / 1000
     let audio = try pattern.flatMap { try audioOutput(for: $0) }
     configuration.audioOutput = audio
     let simulated = sim ? try PatternLoading.profile(board, boards: boardOptions) : nil

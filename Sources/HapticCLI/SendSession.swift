@@ -205,6 +205,8 @@ final class SendSession: @unchecked Sendable {
         ("segments", .int(report.segments)),
         ("wire_bytes", .int(report.wireBytes)),
         ("retransmits", .int(report.retransmissions)),
+        ("recoveries", .int(report.recoveries)),
+        ("lookahead_ms", .fixed(report.lookahead * 1000, digits: 1)),
         ("underruns", .int(underruns)),
         ("late_segments", .int(report.lateSegments)),
         ("max_onset_error_ms", onset.map { .fixed($0 * 1000, digits: 3) } ?? .null),
@@ -215,6 +217,7 @@ final class SendSession: @unchecked Sendable {
     let onsetText = onset.map { Decimal6.string($0 * 1000, digits: 3) + " ms" } ?? "n/a"
     return "played on \(board): \(Decimal6.string(duration, digits: 3)) s, \(report.framesRendered) frames, "
       + "\(report.wireBytes) wire bytes, \(report.retransmissions) retransmits, \(underruns) underruns, "
+      + "\(report.lateSegments) late segments, lookahead up to \(Decimal6.string(report.lookahead * 1000, digits: 1)) ms, "
       + "max onset error \(onsetText)"
   }
 }

@@ -15,11 +15,26 @@ public struct BoardLinkStatistics: Sendable, Hashable {
   public var bytesSent = 0
   /// Frames retransmitted.
   public var retransmissions = 0
+  /// Losses recovered (fast recoveries after a NAK plus retransmission timeouts).
+  public var recoveries = 0
+  /// The smoothed round trip, seconds, once measured.
+  public var roundTrip: Double?
+  /// How long acknowledgements took lately, recoveries included (a decaying maximum), seconds.
+  public var deliveryDelay = 0.0
+  /// The link's retransmission timeout now, seconds.
+  public var retransmitTimeout = 0.025
 
   /// Creates counters.
-  public init(bytesSent: Int = 0, retransmissions: Int = 0) {
+  public init(
+    bytesSent: Int = 0, retransmissions: Int = 0, recoveries: Int = 0, roundTrip: Double? = nil,
+    deliveryDelay: Double = 0, retransmitTimeout: Double = 0.025
+  ) {
+    self.retransmitTimeout = retransmitTimeout
     self.bytesSent = bytesSent
     self.retransmissions = retransmissions
+    self.recoveries = recoveries
+    self.roundTrip = roundTrip
+    self.deliveryDelay = deliveryDelay
   }
 }
 

@@ -48,11 +48,17 @@ extension HapticEngine {
         scheduler.add(track)
       }
       self.scheduler = scheduler
+      lookaheadPeak = scheduler.lookahead
+      // The board's counters run since its boot: the report counts from this status on.
+      statusAtStart = nil
+      lastStatus = nil
+      statusAtStartPending = true
       running = true
       idleSince = link.hostNow
       loopStop = false
       loopGeneration += 1
     }
+    requestStatus()
     guard !isVirtual else { return }
     let generation = lock.withLock { loopGeneration }
     // The thread holds the engine weakly: strongly only for one pass, never while it sleeps.
@@ -155,6 +161,7 @@ extension HapticEngine {
   /// One scheduler pass: render ahead, send, report finished players, idle shutdown.
   func tick() {
     guard let now = nowFrame() else { return }
+    let statistics = link.statistics
     var completions: [(@Sendable ((any Error)?) -> Void)] = []
     var notify: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
     var stops: [(@Sendable ((any Error)?) -> Void)?] = []
@@ -164,6 +171,8 @@ extension HapticEngine {
       // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
       guard running, var scheduler = self.scheduler.take() else { return [] }
       defer { self.scheduler = scheduler }
+      scheduler.lookahead = lookahead(for: statistics)
+      lookaheadPeak = max(lookaheadPeak, scheduler.lookahead)
       let batches = scheduler.tick(now: now)
       if configuration.audioOutput != nil { marks = scheduler.takeAudioMarks() }
       // Players whose end the board has played.
@@ -252,6 +261,10 @@ extension HapticEngine {
   func handle(_ message: WireMessage) {
     if case .status(let status) = message {
       lock.withLock {
+        if statusAtStartPending {
+          statusAtStart = status
+          statusAtStartPending = false
+        }
         lastStatus = status
         statusCount += 1
       }

@@ -57,6 +57,7 @@ extension HapticEngine {
       throw HapticEngineError(.invalidTime, "player \(id): time \(time) is not a finite engine time within a day")
     }
     if case .start = action, !isRunning, isAutoShutdownEnabled { try start() }
+    let linkLead = startLead(for: action)
     lock.lock()
     guard let handlers = players[id], !handlers.invalid else {
       lock.unlock()
@@ -76,8 +77,9 @@ extension HapticEngine {
     case .mute(let flag): players[id]?.muted = flag
     default: break
     }
-    // A start with audio waits out the audio output's queue, so sound and drive begin together.
-    let at = max(frame(at: time, now: now), now + audioLead(for: action, player: id))
+    // A start with audio waits out the audio output's queue, so sound and drive begin together;
+    // on a lossy link a start waits out a recovery, so its onset is not cut.
+    let at = max(frame(at: time, now: now), now + max(audioLead(for: action, player: id), linkLead))
     // From quiet the loop sleeps the idle period, longer than what this change queues: wake it
     // to work out its next pass (while something plays its deadline still holds: a replace
     // re-renders up to the same head).

@@ -14,8 +14,13 @@ public import HapticWire
 public final class HapticEngine: @unchecked Sendable {
   /// Scheduling settings.
   public struct Configuration: Sendable {
-    /// How far ahead of the board clock drive is rendered and queued (20–50 ms is typical).
+    /// How far ahead of the board clock drive is rendered and queued, at least (20–50 ms is
+    /// typical on a clean line). The engine raises it while the link is slow to deliver
+    /// (recoveries from loss), up to ``maximumLookahead`` (docs/protocol.md §8).
     public var lookahead = 0.030
+    /// The most the lookahead grows to on a lossy link; equal to ``lookahead`` for a fixed one.
+    /// Changes keep their latency whatever the lookahead (they replace queued drive).
+    public var maximumLookahead = 0.400
     /// The earliest a change made now takes effect: covers transmission and clock error (at
     /// least the link's ``BoardLink/minimumLead``: 8 ms at 115 200 baud, 2 ms at 1 Mbaud).
     public var guardTime = 0.002
@@ -51,7 +56,12 @@ public final class HapticEngine: @unchecked Sendable {
     public var wireBytes = 0
     /// Frames retransmitted.
     public var retransmissions = 0
-    /// Board-side underruns and late batches from the last status report.
+    /// Losses the link recovered from (NAK-driven resends and retransmission timeouts).
+    public var recoveries = 0
+    /// The largest lookahead used, seconds.
+    public var lookahead = 0.0
+    /// Board-side underruns and late batches since ``HapticEngine/start()`` (the board's
+    /// totals from its last status report, less those at the start).
     public var boardUnderruns = 0
     public var lateSegments = 0
   }
@@ -83,6 +93,12 @@ public final class HapticEngine: @unchecked Sendable {
   let loopWake = DispatchSemaphore(value: 0)
   var loopStop = false
   var lastStatus: BoardStatus?
+  /// The board's status when the engine started (its counters are since boot), once answered.
+  var statusAtStart: BoardStatus?
+  /// A status requested at the start is still to come.
+  var statusAtStartPending = false
+  /// The largest lookahead the scheduler used since the start, frames.
+  var lookaheadPeak = 0
   var statusCount = 0
   var handlers = Handlers()
   /// Audio settings.
@@ -251,8 +267,17 @@ public final class HapticEngine: @unchecked Sendable {
       }
       report.wireBytes = statistics.bytesSent
       report.retransmissions = statistics.retransmissions
-      report.boardUnderruns = lastStatus?.totalUnderruns ?? 0
-      report.lateSegments = lastStatus?.totalLateSegments ?? 0
+      report.recoveries = statistics.recoveries
+      report.lookahead = Double(lookaheadPeak) * framePeriod
+      if let last = lastStatus {
+        // Per channel, modulo 2¹⁶ (the board's counters wrap).
+        let first = statusAtStart?.channels ?? []
+        for (index, channel) in last.channels.enumerated() {
+          let base = index < first.count ? first[index] : nil
+          report.boardUnderruns += Int(channel.underruns &- (base?.underruns ?? 0))
+          report.lateSegments += Int(channel.lateSegments &- (base?.lateSegments ?? 0))
+        }
+      }
       return report
     }
   }

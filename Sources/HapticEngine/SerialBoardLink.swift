@@ -52,6 +52,8 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
     profile = profileFor(capabilities) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
+    // Timers count from when a frame has left the wire (docs/protocol.md §4.3).
+    configuration.link.bytePeriod = ReliableLink.Configuration.bytePeriod(baud: baud)
     let box = HandlerBox()
     connection = BoardConnection(
       transport: transport, clockFrequency: Double(capabilities.clockFrequency), configuration: configuration,
@@ -104,7 +106,11 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
 
   public var statistics: BoardLinkStatistics {
     let counters = connection.statistics
-    return BoardLinkStatistics(bytesSent: counters.bytesSent, retransmissions: counters.retransmissions)
+    let timing = connection.timing
+    return BoardLinkStatistics(
+      bytesSent: counters.bytesSent, retransmissions: counters.retransmissions, recoveries: counters.recoveries,
+      roundTrip: timing.roundTrip, deliveryDelay: timing.delivery,
+      retransmitTimeout: timing.retransmitTimeout)
   }
 
   public func close(stopDrive: Bool) {

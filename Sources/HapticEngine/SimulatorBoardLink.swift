@@ -112,8 +112,12 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   }
 
   public var statistics: BoardLinkStatistics {
-    lock.withLock {
-      BoardLinkStatistics(bytesSent: host.statistics.bytesSent, retransmissions: host.statistics.retransmissions)
+    let now = hostNow
+    return lock.withLock {
+      BoardLinkStatistics(
+        bytesSent: host.statistics.bytesSent, retransmissions: host.statistics.retransmissions,
+        recoveries: host.statistics.recoveries, roundTrip: host.smoothedRTT,
+        deliveryDelay: host.deliveryDelay.value(at: now), retransmitTimeout: host.retransmitTimeout)
     }
   }
 

@@ -16,6 +16,9 @@ struct StreamScheduler: Sendable {
     var segments: [Segment]
   }
 
+  /// The most drive one refill renders, seconds.
+  static let maximumChunkSeconds = 0.040
+
   /// Counters.
   struct Counters: Sendable {
     var framesRendered = 0
@@ -25,8 +28,14 @@ struct StreamScheduler: Sendable {
     var underruns = 0
   }
 
-  /// Frames rendered ahead of the board's current frame.
-  let lookahead: Int
+  /// Frames rendered ahead of the board's current frame (the engine adapts it to the link).
+  var lookahead: Int {
+    didSet { lookahead = max(lookahead, 1) }
+  }
+  /// The most frames one refill renders (a long lookahead is topped up in chunks of this).
+  let maximumChunk: Int
+  /// The queued frames (beyond the guard) below which a refill goes out.
+  var refillLevel: Int { lookahead - min(lookahead / 2, maximumChunk) }
   /// Frames between the board's current frame and the earliest one a change may still reach
   /// (covers transmission and clock-sync error).
   let guardFrames: Int
@@ -42,6 +51,7 @@ struct StreamScheduler: Sendable {
   init(profile: BoardProfile, startFrame: Int, lookahead: Int, guardFrames: Int) throws(RenderError) {
     self.lookahead = max(lookahead, 1)
     self.guardFrames = max(guardFrames, 1)
+    maximumChunk = max(Int((Self.maximumChunkSeconds / profile.framePeriod).rounded()), 1)
     base = try MixState(profile: profile, frame: startFrame)
     head = base
   }
@@ -64,11 +74,14 @@ struct StreamScheduler: Sendable {
       Self.advance(&base, to: now, quietJump: true)
       head = base
     }
-    // Refill only when less than half the lookahead is queued: batches of about half the
-    // lookahead instead of a sliver every pass (fewer frames, less link time).
+    // Refill only when a chunk is missing: batches of half the lookahead (at most
+    // `maximumChunk`) instead of a sliver every pass (fewer frames, less link time), small
+    // enough on a long lookahead that a lost frame costs little to resend.
     var batches: [Batch] = []
-    if head.frame < now + guardFrames + (lookahead + 1) / 2 {
-      batches = render(to: now + guardFrames + lookahead, replace: false)
+    if head.frame < now + guardFrames + refillLevel {
+      // A grown lookahead fills in chunks over the next passes (each due at once), not in
+      // one burst of frames.
+      batches = render(to: min(now + guardFrames + lookahead, head.frame + maximumChunk), replace: false)
     }
     Self.advance(&base, to: commit, quietJump: false)
     return batches
@@ -127,7 +140,7 @@ struct StreamScheduler: Sendable {
   /// when a track's end is played (its completion is reported), whichever comes first.
   func nextPass(now: Int) -> Int? {
     guard !isQuiet else { return nil }
-    var due = head.frame - guardFrames - (lookahead + 1) / 2 + 1
+    var due = head.frame - guardFrames - refillLevel + 1
     for track in base.tracks {
       if let end = track.finishedAt, end > now { due = min(due, end) }
     }

@@ -112,7 +112,8 @@ public struct SimulatedBoard: Sendable {
       if case .versionMismatch = event {
         counters.errors += 1
         out += link.unreliable(
-          .error(ProtocolError(code: .unsupportedVersion, messageType: 0, detail: UInt16(WireFrame.protocolVersion))))
+          .error(ProtocolError(code: .unsupportedVersion, messageType: 0, detail: UInt16(WireFrame.protocolVersion))),
+          now: time)
       }
     }
     for frame in output.frames {

@@ -82,6 +82,13 @@ public final class BoardConnection: @unchecked Sendable {
   /// Link counters.
   public var statistics: ReliableLink.Statistics { lock.withLock { link.statistics } }
 
+  /// The link's smoothed round trip (once measured), how long acknowledgements took lately,
+  /// recoveries included, and the retransmission timeout (docs/protocol.md §8).
+  public var timing: (roundTrip: Double?, delivery: Double, retransmitTimeout: Double) {
+    let t = now
+    return lock.withLock { (link.smoothedRTT, link.deliveryDelay.value(at: t), link.retransmitTimeout) }
+  }
+
   /// Sends a message reliably (queued when the window is full).
   public func send(_ message: WireMessage) throws(TransportError) {
     let bytes: [UInt8]? = lock.withLock {
@@ -154,8 +161,9 @@ public final class BoardConnection: @unchecked Sendable {
             lastSent = t
           }
         }
-        // Heartbeat after a quarter of the watchdog without traffic.
-        if t - lastSent >= configuration.watchdog / 4 {
+        // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
+        // (then polls and resends feed the watchdog; a heartbeat would wait behind them).
+        if t - lastSent >= configuration.watchdog / 4 && link.unacknowledged == 0 {
           outgoing += link.send(.heartbeat, now: t)
           lastSent = t
         }
@@ -187,7 +195,7 @@ public final class BoardConnection: @unchecked Sendable {
   private func readTimeout() -> Double {
     lock.withLock {
       let t = now
-      var due = lastSent + configuration.watchdog / 4
+      var due = link.unacknowledged == 0 ? lastSent + configuration.watchdog / 4 : t + 0.020
       if sync != nil {
         let interval = sync?.isSynchronized == true ? configuration.clockInterval : configuration.clockStartInterval
         due = min(due, lastClockQuery + interval)

@@ -12,6 +12,9 @@ public struct ProbeResult: Sendable {
   public var reason: String?
   /// The board's protocol version, if known (also from an `unsupportedVersion` error).
   public var protocolVersion: UInt8?
+  /// Seconds from sending `identify` to the capabilities (one round trip plus processing on a
+  /// clean line).
+  public var answerTime: Double?
   /// The fastest clock-query round trip, in seconds.
   public var roundTrip: Double?
   /// Board time minus host time, in seconds, at the end of the probe.
@@ -87,6 +90,7 @@ public struct Prober: Sendable {
         case .capabilities(let capabilities):
           guard result.capabilities == nil else { continue }
           result.capabilities = capabilities
+          result.answerTime = now()
           result.protocolVersion = capabilities.protocolVersion
           sync = ClockSync(clockFrequency: Double(max(capabilities.clockFrequency, 1)))
           clockDeadline = now() + 1.5

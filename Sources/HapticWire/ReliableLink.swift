@@ -1,10 +1,12 @@
 /// The reliable link layer of the wire protocol (docs/protocol.md §4): sequence numbers,
-/// cumulative acknowledgements, a send window with go-back-N retransmission on timeout or
-/// duplicate acks, duplicate suppression, and session start/restart detection (SYN).
+/// cumulative acknowledgements, a send window with go-back-N retransmission, fast recovery (a
+/// receiver that sees a gap answers with a NAK; a sender with frames unacknowledged polls),
+/// duplicate suppression, and session start/restart detection (SYN).
 ///
 /// A pure state machine: it never reads clocks or does I/O. Callers pass the current time in
 /// seconds (any monotonic base) and write the bytes it returns. Both ends of a link, host and
-/// board, run the same logic.
+/// board, run the same logic. Timers count from when a frame has left the wire: with a
+/// ``Configuration/bytePeriod`` the link knows how long what it wrote takes to transmit.
 public struct ReliableLink: Sendable {
   /// Settings.
   public struct Configuration: Sendable, Hashable {
@@ -14,13 +16,30 @@ public struct ReliableLink: Sendable {
     public var timer: RetransmitTimer
     /// Consecutive timeouts without progress after which the link counts as lost.
     public var maxTimeouts: Int
+    /// Seconds one byte takes on the wire (10 bits at the baud rate), 0 when not paced.
+    public var bytePeriod: Double
+    /// The least wait, after the newest frame left the wire, before polling the peer for its
+    /// acknowledgement (the poll timeout is the larger of this and twice the smoothed RTT).
+    public var minimumPollTimeout: Double
+    /// Polls sent in a row without hearing from the peer before waiting for the RTO.
+    public var maxPolls: Int
 
-    /// Creates settings with the documented defaults (window 8, RTO 25 ms…2 s, 8 timeouts).
-    public init(window: Int = 8, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8) {
+    /// Creates settings with the documented defaults (window 8, RTO 25 ms…2 s, 8 timeouts,
+    /// polls after 5 ms, 3 in a row).
+    public init(
+      window: Int = 8, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8, bytePeriod: Double = 0,
+      minimumPollTimeout: Double = 0.005, maxPolls: Int = 3
+    ) {
       self.window = min(max(window, 1), 64)
       self.timer = timer
       self.maxTimeouts = maxTimeouts
+      self.bytePeriod = bytePeriod.isFinite ? max(bytePeriod, 0) : 0
+      self.minimumPollTimeout = minimumPollTimeout.isFinite ? max(minimumPollTimeout, 0.001) : 0.005
+      self.maxPolls = max(maxPolls, 0)
     }
+
+    /// Seconds per byte at `baud` (8N1: 10 bits a byte).
+    public static func bytePeriod(baud: Int) -> Double { baud > 0 ? 10 / Double(baud) : 0 }
   }
 
   /// Something the link noticed besides delivered frames.
@@ -37,11 +56,22 @@ public struct ReliableLink: Sendable {
   public struct Statistics: Sendable, Hashable {
     public var framesSent = 0
     public var bytesSent = 0
+    /// Frames sent again (any cause).
     public var retransmissions = 0
     public var framesDelivered = 0
     public var duplicatesDropped = 0
     public var outOfOrderDropped = 0
+    /// Retransmission timeouts.
     public var timeouts = 0
+    /// Go-back-N resends started by a NAK or duplicate acks (before the RTO).
+    public var fastRecoveries = 0
+    /// Polls sent.
+    public var polls = 0
+    /// NAKs sent (gaps this side noticed).
+    public var naksSent = 0
+
+    /// Losses recovered: fast recoveries plus timeouts.
+    public var recoveries: Int { fastRecoveries + timeouts }
   }
 
   /// What one call produced.
@@ -54,53 +84,71 @@ public struct ReliableLink: Sendable {
     public var events: [Event] = []
   }
 
-  private struct InFlight: Sendable {
+  struct InFlight: Sendable {
     let seq: UInt8
     var frame: WireFrame
+    /// When it was handed to the link (it may wait for window space).
+    let queued: Double
+    /// When its first transmission left the wire.
     let firstSent: Double
+    /// When its latest transmission left the wire.
     var lastSent: Double
     var retransmitted: Bool
+    /// Its latest transmission is outstanding (false: a go-back-N left it to resend).
+    var onWire: Bool
   }
 
-  private let configuration: Configuration
+  let configuration: Configuration
   /// This side's session id (sent in every frame).
   public let session: UInt8
   /// The peer's session id, once it started one.
-  private var peerSession: UInt8?
-  private var timer: RetransmitTimer
-  private var nextSeq: UInt8 = 0
-  private var sessionStarted = false
-  private var inFlight: [InFlight] = []
-  private var waiting: [(type: UInt8, payload: [UInt8])] = []
-  private var expected: UInt8?
-  private var duplicateAcks = 0
-  private var consecutiveTimeouts = 0
-  private var lastAckSent: UInt8?
+  var peerSession: UInt8?
+  var timer: RetransmitTimer
+  var nextSeq: UInt8 = 0
+  var sessionStarted = false
+  var inFlight: [InFlight] = []
+  var waiting: [(type: UInt8, payload: [UInt8], queued: Double)] = []
+  var expected: UInt8?
+  var duplicateAcks = 0
+  var consecutiveTimeouts = 0
+  /// Frames this side lets be on the wire at once (1…window): halved by a loss, one more for
+  /// every acknowledgement of new frames, so a lossy line resends a few frames per round, not
+  /// the whole window.
+  var congestionWindow: Int
+  /// When the wire is free of what this side wrote (with a byte period).
+  var wireFreeAt = 0.0
+  /// When the last poll left, and how many went out since the peer was last heard.
+  var lastPoll: Double?
+  var pollsUnanswered = 0
+  /// A valid frame of the peer's current session arrived (someone is there to answer polls).
+  var peerHeard = false
   /// Counters so far.
-  public private(set) var statistics = Statistics()
+  public internal(set) var statistics = Statistics()
+  /// How long acknowledgements took lately (from a message being handed to the link: waiting
+  /// for window space, transmission and recoveries included).
+  public internal(set) var deliveryDelay = DecayingMaximum(halfLife: 10)
 
   /// Creates a link in its initial state (the first frame it sends starts a session).
   ///
   /// - Parameters:
   ///   - session: this side's session id; it must differ from the previous run's (a board uses
   ///     its boot counter, the host a random byte).
-  ///   - configuration: window and timer settings.
+  ///   - configuration: window, timer and wire settings.
   public init(session: UInt8 = 0, configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.session = session
     timer = configuration.timer
+    congestionWindow = configuration.window
   }
 
   /// The current retransmission timeout.
   public var retransmitTimeout: Double { timer.timeout }
 
+  /// The smoothed round-trip time, once measured.
+  public var smoothedRTT: Double? { timer.smoothedRTT }
+
   /// Reliable frames sent and not yet acknowledged, plus those waiting for window space.
   public var unacknowledged: Int { inFlight.count + waiting.count }
-
-  /// When ``poll(now:)`` next has work (a retransmission), if anything is in flight.
-  public var nextDeadline: Double? {
-    inFlight.first.map { $0.lastSent + timer.timeout }
-  }
 
   /// Queues a reliable message; returns the bytes to write now (empty when the window is full:
   /// the message goes out as acknowledgements free the window).
@@ -110,46 +158,71 @@ public struct ReliableLink: Sendable {
 
   /// Queues a reliable frame of any type (for tests of unknown types).
   public mutating func send(type: UInt8, payload: [UInt8], now: Double) -> [UInt8] {
-    waiting.append((type, payload))
-    return fillWindow(now: now)
+    waiting.append((type, payload, now))
+    return pump(now: now)
   }
 
   /// An unreliable frame (no sequence number, never retransmitted), e.g. an `error` reply to a
   /// frame of the wrong version.
-  public func unreliable(_ message: WireMessage, version: UInt8 = WireFrame.protocolVersion) -> [UInt8] {
+  public mutating func unreliable(_ message: WireMessage, version: UInt8 = WireFrame.protocolVersion, now: Double = 0)
+    -> [UInt8]
+  {
     var flags: WireFrame.Flags = []
     if expected != nil { flags.insert(.ackValid) }
-    return WireFrame(
+    let bytes = WireFrame(
       version: version, flags: flags, session: session, seq: 0, ack: expected ?? 0, type: message.kind.rawValue,
       payload: message.payload()
     ).encoded()
+    _ = departure(of: bytes.count, now: now)
+    return bytes
   }
 
-  private mutating func fillWindow(now: Double) -> [UInt8] {
+  /// Frames whose latest transmission is outstanding.
+  var framesOnWire: Int { inFlight.reduce(0) { $0 + ($1.onWire ? 1 : 0) } }
+
+  /// Transmits what the congestion window allows: first frames a go-back-N left to resend (in
+  /// order), then new ones while the send window has room.
+  mutating func pump(now: Double) -> [UInt8] {
     var bytes: [UInt8] = []
-    while inFlight.count < configuration.window && !waiting.isEmpty {
+    var onWire = framesOnWire
+    for index in inFlight.indices where !inFlight[index].onWire {
+      guard onWire < congestionWindow else { return bytes }
+      statistics.retransmissions += 1
+      let encoded = transmit(inFlight[index].frame)
+      inFlight[index].lastSent = departure(of: encoded.count, now: now)
+      inFlight[index].retransmitted = true
+      inFlight[index].onWire = true
+      onWire += 1
+      bytes += encoded
+    }
+    while inFlight.count < configuration.window && onWire < congestionWindow && !waiting.isEmpty {
       let next = waiting.removeFirst()
       var flags: WireFrame.Flags = [.reliable]
       if !sessionStarted {
         flags.insert(.syn)
         sessionStarted = true
       }
-      if expected != nil { flags.insert(.ackValid) }
       let frame = WireFrame(
         flags: flags, session: session, seq: nextSeq, ack: expected ?? 0, type: next.type, payload: next.payload)
-      inFlight.append(InFlight(seq: nextSeq, frame: frame, firstSent: now, lastSent: now, retransmitted: false))
+      let encoded = transmit(frame)
+      let left = departure(of: encoded.count, now: now)
+      inFlight.append(
+        InFlight(
+          seq: nextSeq, frame: frame, queued: next.queued, firstSent: left, lastSent: left, retransmitted: false,
+          onWire: true))
       nextSeq &+= 1
-      bytes += transmit(frame)
+      onWire += 1
+      bytes += encoded
     }
     return bytes
   }
 
-  private mutating func transmit(_ frame: WireFrame) -> [UInt8] {
+  /// Encodes `frame` with the current acknowledgement and counts it.
+  mutating func transmit(_ frame: WireFrame) -> [UInt8] {
     var frame = frame
     if let expected {
       frame.flags.insert(.ackValid)
       frame.ack = expected
-      lastAckSent = expected
     }
     let encoded = frame.encoded()
     statistics.framesSent += 1
@@ -157,119 +230,20 @@ public struct ReliableLink: Sendable {
     return encoded
   }
 
-  /// Handles frames that arrived; returns deliveries, acknowledgements to write and events.
-  public mutating func receive(_ frames: [WireFrame], now: Double) -> Output {
-    var output = Output()
-    var mustAck = false
-    for frame in frames {
-      guard frame.version == WireFrame.protocolVersion else {
-        output.events.append(.versionMismatch(frame.version))
-        continue
-      }
-      let startsSession = frame.flags.contains(.reliable) && frame.flags.contains(.syn)
-      // Frames from a session other than the peer's current one are stale (or from a peer that
-      // restarted and has not sent its SYN yet): ignore them, acks included.
-      if !startsSession, let peerSession, frame.session != peerSession { continue }
-      if frame.flags.contains(.ackValid) {
-        processAck(frame.ack, now: now, output: &output)
-      }
-      guard frame.flags.contains(.reliable) else {
-        if frame.type != WireMessage.Kind.ack.rawValue { output.frames.append(frame) }
-        continue
-      }
-      mustAck = true
-      if startsSession {
-        if frame.session == peerSession, let expected {
-          // A SYN of the session we already follow: a retransmission.
-          if Int8(bitPattern: frame.seq &- expected) < 0 {
-            statistics.duplicatesDropped += 1
-            continue
-          }
-        } else {
-          if peerSession != nil {
-            output.events.append(.peerRestarted)
-            restartSending(now: now, output: &output)
-          }
-          peerSession = frame.session
-          expected = frame.seq
-        }
-      }
-      guard let current = expected else { continue }  // no session yet: wait for a SYN
-      if frame.seq == current {
-        expected = current &+ 1
-        statistics.framesDelivered += 1
-        output.frames.append(frame)
-      } else if Int8(bitPattern: frame.seq &- current) < 0 {
-        statistics.duplicatesDropped += 1
-      } else {
-        statistics.outOfOrderDropped += 1
-      }
-    }
-    if mustAck, let expected {
-      lastAckSent = expected
-      let ack = WireFrame(
-        flags: [.ackValid], session: session, seq: 0, ack: expected, type: WireMessage.Kind.ack.rawValue, payload: [])
-      output.bytes += ack.encoded()
-    }
-    output.bytes += fillWindow(now: now)
-    return output
+  /// When `count` bytes written now have left the wire (now, without a byte period).
+  mutating func departure(of count: Int, now: Double) -> Double {
+    guard configuration.bytePeriod > 0 else { return now }
+    wireFreeAt = max(wireFreeAt, now) + Double(count) * configuration.bytePeriod
+    return wireFreeAt
   }
 
-  private mutating func processAck(_ ack: UInt8, now: Double, output: inout Output) {
-    guard let first = inFlight.first else { return }
-    // Frames acknowledged: those before `ack` within the window.
-    let acknowledged = Int(ack &- first.seq)
-    if acknowledged > 0 && acknowledged <= inFlight.count {
-      let newest = inFlight[acknowledged - 1]
-      if !newest.retransmitted { timer.sample(now - newest.firstSent) }
-      inFlight.removeFirst(acknowledged)
-      duplicateAcks = 0
-      consecutiveTimeouts = 0
-      // Progress: drop the exponential backoff (frames sent from now on give fresh samples).
-      timer.resetBackoff()
-    } else if ack == first.seq {
-      duplicateAcks += 1
-      if duplicateAcks == 2 {
-        // Fast retransmit: the peer keeps asking for the first in-flight frame.
-        output.bytes += retransmitAll(now: now)
-      }
-    }
-  }
-
-  private mutating func restartSending(now: Double, output: inout Output) {
-    // The peer forgot our sequence: start a new session of our own, resending what it missed.
-    let pending = inFlight.map { ($0.frame.type, $0.frame.payload) }
-    inFlight.removeAll()
-    waiting.insert(contentsOf: pending.map { (type: $0.0, payload: $0.1) }, at: 0)
-    sessionStarted = false
-    nextSeq = 0
-    duplicateAcks = 0
-  }
-
-  /// Retransmits when the oldest frame's timer ran out; call at ``nextDeadline``.
-  public mutating func poll(now: Double) -> Output {
-    var output = Output()
-    guard let first = inFlight.first, now >= first.lastSent + timer.timeout else { return output }
-    statistics.timeouts += 1
-    consecutiveTimeouts += 1
-    timer.backOff()
-    if consecutiveTimeouts >= configuration.maxTimeouts {
-      output.events.append(.linkLost)
-      consecutiveTimeouts = 0
-    }
-    output.bytes = retransmitAll(now: now)
-    return output
-  }
-
-  private mutating func retransmitAll(now: Double) -> [UInt8] {
-    // A leading delimiter flushes any partial frame the peer may hold.
-    var bytes: [UInt8] = [0]
-    for index in inFlight.indices {
-      inFlight[index].lastSent = now
-      inFlight[index].retransmitted = true
-      statistics.retransmissions += 1
-      bytes += transmit(inFlight[index].frame)
-    }
+  /// An `ack` message (unreliable) carrying this side's expected number, with `flags` added.
+  mutating func ackFrame(_ flags: WireFrame.Flags, seq: UInt8 = 0, now: Double) -> [UInt8] {
+    let bytes = WireFrame(
+      flags: flags.union(expected == nil ? [] : .ackValid), session: session, seq: seq, ack: expected ?? 0,
+      type: WireMessage.Kind.ack.rawValue, payload: []
+    ).encoded()
+    _ = departure(of: bytes.count, now: now)
     return bytes
   }
 

@@ -2,7 +2,8 @@
 ///
 /// First sample: SRTT = R, RTTVAR = R/2. Later: RTTVAR = ¾·RTTVAR + ¼·|SRTT − R|,
 /// SRTT = ⅞·SRTT + ⅛·R. RTO = SRTT + max(4·RTTVAR, granularity), clamped to
-/// [minimum, maximum]. Each timeout doubles the RTO (exponential backoff) until a fresh sample.
+/// [minimum, maximum]. Each timeout doubles the RTO (exponential backoff); the backed-off RTO
+/// stays until a fresh sample (RFC 6298 §5.7: acknowledgements of resent frames give none).
 public struct RetransmitTimer: Sendable, Hashable {
   /// Lower bound of the RTO in seconds.
   public let minimum: Double
@@ -16,12 +17,15 @@ public struct RetransmitTimer: Sendable, Hashable {
   public private(set) var rttVariation = 0.0
   /// The current timeout in seconds.
   public private(set) var timeout: Double
+  /// The timeout before any sample, seconds.
+  public let initial: Double
 
   /// Creates a timer with an initial timeout.
   public init(initial: Double = 0.025, minimum: Double = 0.025, maximum: Double = 2.0, granularity: Double = 0.001) {
     self.minimum = minimum
     self.maximum = maximum
     self.granularity = granularity
+    self.initial = initial
     timeout = min(max(initial, minimum), maximum)
   }
 
@@ -38,11 +42,14 @@ public struct RetransmitTimer: Sendable, Hashable {
     timeout = min(max((smoothedRTT ?? rtt) + max(4 * rttVariation, granularity), minimum), maximum)
   }
 
-  /// Returns the timeout to the estimate (after an acknowledgement of new data ends a run of
-  /// timeouts), or to the initial value before any sample.
+  /// Returns the timeout to the estimate, or to the initial value before any sample: only when
+  /// the peer starts a session (first contact, a restart), never on mere progress (§4.3).
   public mutating func resetBackoff() {
-    guard let srtt = smoothedRTT else { return }
-    timeout = min(max(srtt + max(4 * rttVariation, granularity), minimum), maximum)
+    if let srtt = smoothedRTT {
+      timeout = min(max(srtt + max(4 * rttVariation, granularity), minimum), maximum)
+    } else {
+      timeout = min(max(initial, minimum), maximum)
+    }
   }
 
   /// Doubles the timeout after a retransmission timeout.

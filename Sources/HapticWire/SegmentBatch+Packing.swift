@@ -1,13 +1,15 @@
 public import HapticRenderer
 
 /// Packs a stream of contiguous renderer segments into `SegmentBatch`es that each fit one frame:
-/// at most 246 payload bytes (the 7-byte batch header included) and 255 segments. Each batch's
+/// at most 246 payload bytes (the 7-byte batch header included; or a smaller bound) and 255
+/// segments. Each batch's
 /// start time is its first frame's board tick (low 32 bits). The one packing rule behind
-/// ``SegmentBatch/messages(for:channel:startFrame:levelBytes:ticksPerFrame:replace:)`` (the
+/// ``SegmentBatch/messages(for:channel:startFrame:levelBytes:ticksPerFrame:replace:maximumPayload:)`` (the
 /// engine's batches) and ``SegmentFramer`` (render sizes). Segments longer than a varint allows
 /// must already be split (the renderer's ``HapticRenderer/SegmentEncoder`` never makes them).
 public struct SegmentBatchPacker: Sendable {
   private static let header = 7
+  private let maximumPayload: Int
   private let channel: UInt8
   private let levelBytes: Int
   private let ticksPerFrame: UInt64
@@ -17,8 +19,13 @@ public struct SegmentBatchPacker: Sendable {
   private var size = header
   private var previous: HapticRenderer.Segment?
 
-  /// A packer for `channel` whose first segment starts at board frame `startFrame`.
-  public init(channel: UInt8, levelBytes: Int, ticksPerFrame: UInt64, startFrame: Int) {
+  /// A packer for `channel` whose first segment starts at board frame `startFrame`, closing a
+  /// batch before its payload would pass `maximumPayload` bytes (at most a frame's).
+  public init(
+    channel: UInt8, levelBytes: Int, ticksPerFrame: UInt64, startFrame: Int,
+    maximumPayload: Int = WireFrame.maxPayload
+  ) {
+    self.maximumPayload = min(max(maximumPayload, 32), WireFrame.maxPayload)
     self.channel = channel
     self.levelBytes = levelBytes
     self.ticksPerFrame = ticksPerFrame
@@ -30,7 +37,7 @@ public struct SegmentBatchPacker: Sendable {
   public mutating func add(_ segment: HapticRenderer.Segment) -> SegmentBatch? {
     var closed: SegmentBatch?
     var bytes = SegmentPayload.size(segment, after: previous, levelBytes: levelBytes)
-    if !chunk.isEmpty && (size + bytes > WireFrame.maxPayload || chunk.count == 255) {
+    if !chunk.isEmpty && (size + bytes > maximumPayload || chunk.count == 255) {
       closed = finish()
       // The first of a new batch: it no longer continues from a previous segment.
       bytes = SegmentPayload.size(segment, after: nil, levelBytes: levelBytes)
@@ -61,14 +68,15 @@ public struct SegmentBatchPacker: Sendable {
 
 extension SegmentBatch {
   /// Contiguous segments starting at board frame `startFrame`, packed into as few `queue` (or,
-  /// with `replace`, one `replace` then `queue`) messages as fit a frame each
+  /// with `replace`, one `replace` then `queue`) messages as fit `maximumPayload` bytes each
   /// (``SegmentBatchPacker``).
   public static func messages(
     for segments: [HapticRenderer.Segment], channel: UInt8, startFrame: Int, levelBytes: Int,
-    ticksPerFrame: UInt64, replace: Bool = false
+    ticksPerFrame: UInt64, replace: Bool = false, maximumPayload: Int = WireFrame.maxPayload
   ) -> [WireMessage] {
     var packer = SegmentBatchPacker(
-      channel: channel, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, startFrame: startFrame)
+      channel: channel, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, startFrame: startFrame,
+      maximumPayload: maximumPayload)
     var batches: [SegmentBatch] = []
     for segment in segments {
       if let batch = packer.add(segment) { batches.append(batch) }

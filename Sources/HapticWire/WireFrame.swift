@@ -27,6 +27,12 @@ public struct WireFrame: Sendable, Hashable {
     /// The sender started a new session: the receiver takes `seq` as the first of a new
     /// sequence and forgets what it expected before.
     public static let syn = Flags(rawValue: 1 << 2)
+    /// On an `ack` message: the receiver is missing frames from `ack` on (a later frame
+    /// arrived, or a ``poll`` said more were sent); the sender resends from `ack` at once.
+    public static let nak = Flags(rawValue: 1 << 3)
+    /// On an `ack` message: "answer with your ack at once"; `seq` carries the sender's next
+    /// sequence number, so a receiver behind it answers with a ``nak``.
+    public static let poll = Flags(rawValue: 1 << 4)
   }
 
   /// The protocol major version of the sender.

@@ -22,10 +22,10 @@ struct SpecVectorTests {
     bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
   }
 
-  /// `name → hex` from the fenced block between the vector markers of the spec.
-  static func specVectors() throws -> [String: String] {
+  /// `name → hex` from the fenced block between the `marker` markers of the spec.
+  static func specVectors(_ marker: String = "vectors") throws -> [String: String] {
     let text = try String(contentsOf: specURL, encoding: .utf8)
-    guard let begin = text.range(of: "<!-- vectors:begin -->"), let end = text.range(of: "<!-- vectors:end -->") else {
+    guard let begin = text.range(of: "<!-- \(marker):begin -->"), let end = text.range(of: "<!-- \(marker):end -->") else {
       return [:]
     }
     var vectors: [String: String] = [:]
@@ -58,6 +58,31 @@ struct SpecVectorTests {
         #expect(try WireMessage.decode(type: frame.type, payload: frame.payload) == message, "\(name) decodes")
       }
     }
+  }
+
+  /// The link-control frames of §4.5, as the spec lists them: a NAK and a poll in session 0x5A.
+  static let linkFrames: [(String, WireFrame)] = [
+    ("nak", WireFrame(flags: [.ackValid, .nak], session: 0x5A, seq: 0, ack: 3, type: 0, payload: [])),
+    ("poll", WireFrame(flags: [.ackValid, .poll], session: 0x5A, seq: 8, ack: 3, type: 0, payload: [])),
+  ]
+
+  @Test("The NAK and poll vectors of §4.5 match what the link sends")
+  func linkVectorsMatch() throws {
+    let vectors = try Self.specVectors("link-vectors")
+    #expect(vectors.count == Self.linkFrames.count)
+    for (name, frame) in Self.linkFrames {
+      let expected = try #require(vectors[name], "no vector for \(name) in docs/protocol.md")
+      #expect(Self.hex(frame.encoded()) == expected, "\(name): \(Self.hex(frame.encoded()))")
+    }
+    // And a link produces exactly these: a receiver that expects 3 and sees 4 NAKs; a sender
+    // whose next number is 8 polls with it.
+    var board = ReliableLink(session: 0x5A)
+    let syn = WireFrame(flags: [.reliable, .syn], session: 0x11, seq: 3, ack: 0, type: 0x0A, payload: [])
+    _ = board.receive([syn], now: 0)  // follows session 0x11 from seq 3, expects 4 next
+    let ahead = WireFrame(flags: [.reliable], session: 0x11, seq: 5, ack: 0, type: 0x0A, payload: [])
+    var decoder = FrameDecoder()
+    let nak = decoder.feed(board.receive([ahead], now: 0.001).bytes)
+    #expect(nak.count == 1 && nak.first?.flags == [.ackValid, .nak] && nak.first?.ack == 4)
   }
 
   @Test("The CRC check value and COBS examples in the spec hold")

@@ -20,6 +20,8 @@
 #define FLAG_RELIABLE 0x01
 #define FLAG_ACK_VALID 0x02
 #define FLAG_SYN 0x04
+#define FLAG_NAK 0x08  /* on an ack: frames from `ack` on are missing (docs/protocol.md §4.5) */
+#define FLAG_POLL 0x10 /* on an ack: answer at once; `seq` is the sender's next number */
 
 /* Message types (§6). */
 enum {

@@ -3,8 +3,8 @@
  * board differs it says so:
  *
  *  - the window is LINK_WINDOW (4) and doubles as the queue of waiting replies;
- *  - duplicate acknowledgements for fast retransmit are counted from pure `ack` messages only
- *    (as TCP does), not from the ack field every host frame piggybacks;
+ *  - no congestion window: a go-back-N resends as fast as the UART buffer takes the frames
+ *    (the board sends few reliable frames: replies);
  *  - when the host starts its first session and our own frames are still unacknowledged (the
  *    reset notice sent at boot before anyone listened), they are resent at once with a fresh
  *    timer instead of waiting out a backed-off RTO.
@@ -125,7 +125,8 @@ static void sample_rtt(link_t *link, uint32_t rtt) {
   update_rto(link);
 }
 
-/* Back to the estimate after progress (or to the initial value before any sample). */
+/* Back to the estimate (or to the initial value before any sample): only on first contact and
+ * a session restart; progress alone keeps a backed-off RTO until a valid sample (§4.3). */
 static void reset_backoff(link_t *link) {
   if (link->have_sample) {
     update_rto(link);
@@ -134,15 +135,30 @@ static void reset_backoff(link_t *link) {
   }
 }
 
-/* Go-back-N: every frame in flight goes out again, after a delimiter. */
+/* Go-back-N: every frame in flight goes out again, after a delimiter; polls start over. */
 static void retransmit_all(link_t *link) {
   for (uint8_t i = 0; i < link->sent; i++) slot_at(link, i)->flags |= SLOT_RETX;
   link->resend = 0;
   link->delimiter_pending = true;
+  link->polls = 0;
+  link->last_poll = 0;
 }
 
-static void process_ack(link_t *link, uint8_t ack, bool pure_ack, uint32_t now) {
+/* A NAK or duplicate acks: resend now, unless the oldest frame was resent less than one SRTT
+ * ago (the NAK then answers something sent before the copy could arrive). */
+static void fast_retransmit(link_t *link, uint32_t now) {
+  link_slot_t *first = slot_at(link, 0);
+  if ((first->flags & SLOT_RETX) && link->resend > 0 && (uint32_t)(now - first->sent) < link->srtt) return;
+  link->fast_recoveries++;
+  retransmit_all(link);
+}
+
+static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
   if (link->sent == 0) return;
+  uint8_t ack = frame->ack;
+  bool nak = (frame->flags & FLAG_NAK) != 0;
+  /* Duplicate acks count from pure acks only (not piggybacked ones, not polls), as TCP does. */
+  bool pure_ack = !(frame->flags & FLAG_RELIABLE) && frame->type == MSG_ACK && !(frame->flags & FLAG_POLL);
   uint8_t first = slot_at(link, 0)->seq;
   uint8_t acknowledged = (uint8_t)(ack - first);
   if (acknowledged > 0 && acknowledged <= link->sent) {
@@ -155,9 +171,14 @@ static void process_ack(link_t *link, uint8_t ack, bool pure_ack, uint32_t now) 
     link->duplicate_acks = 0;
     link->timeouts = 0;
     link->lost = false;
-    reset_backoff(link);
-  } else if (ack == first && pure_ack) {
-    if (++link->duplicate_acks == 2) retransmit_all(link);
+    link->last_poll = 0;
+    if (nak && link->sent > 0) fast_retransmit(link, now);
+  } else if (ack == first) {
+    if (nak) {
+      fast_retransmit(link, now);
+    } else if (pure_ack && ++link->duplicate_acks == 2) {
+      fast_retransmit(link, now);
+    }
   }
 }
 
@@ -179,15 +200,41 @@ static void restart_session(link_t *link) {
   reset_backoff(link);
 }
 
+/* When a poll is due (§4.5): a host session followed (no one else would answer), frames in
+ * flight, all transmitted, fewer than LINK_MAX_POLLS unanswered; max(2 SRTT, 5 ms) after the newest left (or after the last poll). */
+static bool poll_due(const link_t *link, uint32_t *at) {
+  if (!link->following || link->sent == 0 || link->resend < link->sent || link->polls >= LINK_MAX_POLLS) return false;
+  const link_slot_t *newest = slot_at((link_t *)link, (uint8_t)(link->sent - 1));
+  uint32_t base = newest->sent;
+  if (link->last_poll != 0 && (int32_t)(link->last_poll - base) > 0) base = link->last_poll;
+  uint32_t timeout = 2 * link->srtt;
+  if (timeout < LINK_POLL_MIN) timeout = LINK_POLL_MIN;
+  *at = base + timeout;
+  return true;
+}
+
 link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
   bool reliable = (frame->flags & FLAG_RELIABLE) != 0;
   bool starts_session = reliable && (frame->flags & FLAG_SYN);
   /* Stale: another session without SYN (acks included). */
   if (!starts_session && link->following && frame->session != link->peer_session) return LINK_IGNORE;
+  if (link->following && frame->session == link->peer_session) link->polls = 0; /* the host is there */
   if (frame->flags & FLAG_ACK_VALID) {
-    process_ack(link, frame->ack, !reliable && frame->type == MSG_ACK, now);
+    process_ack(link, frame, now);
+  } else if ((frame->flags & FLAG_NAK) && frame->type == MSG_ACK && link->sent > 0) {
+    /* The host follows none of our sessions (our SYN was lost): resend from it at once. */
+    fast_retransmit(link, now);
   }
-  if (!reliable) return frame->type == MSG_ACK ? LINK_IGNORE : LINK_DELIVER;
+  if (!reliable) {
+    if (frame->type != MSG_ACK) return LINK_DELIVER;
+    if (frame->flags & FLAG_POLL) {
+      /* A poll: answer at once; behind the host's next number means frames went missing, and
+       * following none of its sessions (its SYN was lost) means all of them did. */
+      link->ack_pending = true;
+      if (!link->following || (int8_t)(uint8_t)(frame->seq - link->expected) > 0) link->nak_pending = true;
+    }
+    return LINK_IGNORE;
+  }
 
   if (starts_session) {
     if (link->following && frame->session == link->peer_session) {
@@ -217,12 +264,14 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
     /* Back-pressure: accept only with room for a reply, else the host resends it. */
     if (!link_has_room(link)) return LINK_IGNORE;
     link->expected++;
+    link->nak_pending = false; /* the gap, if any, is filled */
     return LINK_DELIVER;
   }
   if ((int8_t)(uint8_t)(frame->seq - link->expected) < 0) {
     link->duplicates++;
   } else {
     link->out_of_order++;
+    link->nak_pending = true; /* a gap: ask for it at once (§4.5) */
   }
   return LINK_IGNORE;
 }
@@ -247,13 +296,28 @@ void link_poll(link_t *link, uint32_t now) {
     link->delimiter_pending = false;
   }
   frame_t frame;
-  if (link->ack_pending && link->following) {
-    fill_header(link, &frame, 0);
+  if (link->ack_pending && (link->following || link->nak_pending)) {
+    fill_header(link, &frame, link->nak_pending ? FLAG_NAK : 0);
     frame.type = MSG_ACK;
     frame.length = 0;
     frame.payload = 0;
     if (!transmit(&frame)) return;
+    if (link->nak_pending) link->naks_sent++;
     link->ack_pending = false;
+    link->nak_pending = false;
+  }
+  uint32_t poll_at;
+  if (poll_due(link, &poll_at) && (int32_t)(now - poll_at) >= 0) {
+    /* Nothing acknowledged for the poll timeout: ask the host for its ack (§4.5). */
+    fill_header(link, &frame, FLAG_POLL);
+    frame.seq = link->next_seq;
+    frame.type = MSG_ACK;
+    frame.length = 0;
+    frame.payload = 0;
+    if (!transmit(&frame)) return;
+    link->polls++;
+    link->polls_sent++;
+    link->last_poll = now | 1; /* never 0: 0 means "none since the last transmission" */
   }
   /* Messages not yet (re)sent, in order. */
   while (link->resend < link->count) {
@@ -280,5 +344,8 @@ void link_poll(link_t *link, uint32_t now) {
 uint32_t link_deadline(const link_t *link, uint32_t now) {
   if (link->sent == 0) return now + 0x40000000UL;
   const link_slot_t *oldest = &link->slots[link->head];
-  return oldest->sent + link->rto;
+  uint32_t deadline = oldest->sent + link->rto;
+  uint32_t poll_at;
+  if (poll_due(link, &poll_at) && (int32_t)(poll_at - deadline) < 0) deadline = poll_at;
+  return deadline;
 }

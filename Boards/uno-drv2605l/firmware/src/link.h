@@ -1,8 +1,9 @@
 /*
  * link.h — the board side of the reliable link (docs/protocol.md §4): sessions and SYN,
  * sequence numbers, cumulative and piggybacked acknowledgements, duplicate and out-of-order
- * suppression, a send window with go-back-N retransmission (RFC 6298 timer, Karn's rule) and
- * fast retransmit.
+ * suppression, a send window with go-back-N retransmission (RFC 6298 timer, Karn's rule, the
+ * backed-off RTO kept until a valid sample), fast recovery (NAKs for gaps, answers to polls,
+ * polls of its own: docs/protocol.md §4.5) and duplicate-ack fast retransmit.
  *
  * Memory: the window holds LINK_WINDOW reliable messages (type + payload, 26 bytes each).
  * Frames are built when they are (re)sent, straight into the UART buffer, so no encoded copy
@@ -29,6 +30,9 @@
 #define LINK_RTO_MIN (25UL * BOARD_TICKS_PER_MS)
 #define LINK_RTO_MAX (2000UL * BOARD_TICKS_PER_MS)
 #define LINK_RTO_GRANULARITY (1UL * BOARD_TICKS_PER_MS)
+/* Polls (§4.5): after max(2 SRTT, 5 ms) without an ack, at most 3 in a row unanswered. */
+#define LINK_POLL_MIN (5UL * BOARD_TICKS_PER_MS)
+#define LINK_MAX_POLLS 3
 /* Consecutive timeouts without progress after which the link counts as lost. */
 #define LINK_MAX_TIMEOUTS 8
 
@@ -58,6 +62,10 @@ typedef struct {
   uint8_t next_seq;     /* our next sequence number */
   bool syn_next;        /* the next new reliable frame starts our session */
   bool ack_pending;     /* an ack message must go out */
+  bool nak_pending;     /* ... with NAK: a gap was seen (§4.5) */
+  bool poll_pending;    /* a poll must go out */
+  uint8_t polls;        /* polls sent since the host was last heard */
+  uint32_t last_poll;   /* ticks of the last poll (0: none since the last transmission) */
   bool delimiter_pending; /* a 0x00 goes before a retransmission burst */
 
   link_slot_t slots[LINK_WINDOW]; /* ring */
@@ -78,6 +86,9 @@ typedef struct {
   uint16_t duplicates;
   uint16_t out_of_order;
   uint16_t timeouts_total;
+  uint16_t fast_recoveries;
+  uint16_t naks_sent;
+  uint16_t polls_sent;
   bool lost; /* LINK_MAX_TIMEOUTS timeouts in a row */
 } link_t;
 

@@ -191,27 +191,119 @@ static void unacknowledged_frames_are_retransmitted(void) {
   uint64_t sent = fake.now - MS_TICKS(1);
   /* Initial RTO (no sample yet... the capabilities gave one: the RTO is at its 25 ms floor). */
   CHECK_EQ(board.link.rto, MS_TICKS(25));
+  /* Unacknowledged: polls after 5, 10 and 15 ms (max(2 SRTT, 5 ms); 3 in a row), each an ack
+   * with POLL and the board's next sequence number (§4.5). */
   run_for(MS_TICKS(23));
-  CHECK_EQ(host_read(&host), 0);
+  CHECK_EQ(host_read(&host), 3);
+  for (int i = 0; i < 3 && i < host.count; i++) {
+    CHECK_EQ(host.frames[i].frame.type, MSG_ACK);
+    CHECK_EQ(host.frames[i].frame.flags, FLAG_ACK_VALID | FLAG_POLL);
+    CHECK_EQ(host.frames[i].frame.seq, (uint8_t)(seq + 1));
+  }
   run_for(MS_TICKS(3));
   CHECK(fake.tx_length > 0 && fake.tx[0] == 0x00); /* a delimiter before the burst */
   host_read(&host);
   const host_frame_t *again = host_find(&host, MSG_CLOCK);
   CHECK(again != NULL && again->frame.seq == seq && memcmp(again->payload, first->payload, 10) == 0);
   (void)sent;
-  /* Exponential backoff: the next retransmission comes 50 ms later. */
+  /* Exponential backoff: the next retransmission comes 50 ms later (three polls before it). */
   CHECK_EQ(board.link.rto, MS_TICKS(50));
   run_for(MS_TICKS(47));
-  CHECK_EQ(host_read(&host), 0);
+  CHECK_EQ(host_read(&host), 3);
+  CHECK(host_find(&host, MSG_CLOCK) == NULL);
   run_for(MS_TICKS(2));
   host_read(&host);
   CHECK(host_find(&host, MSG_CLOCK) != NULL);
-  /* Acknowledged: quiet from then on, and the timer is back to the estimate. */
+  /* Acknowledged: quiet from then on. An ack of a resent frame gives no sample (Karn), so the
+   * backed-off RTO stays (RFC 6298 §5.7) ... */
   host_send_ack(&host);
   run_for(MS_TICKS(300));
   CHECK_EQ(host_read(&host), 0);
   CHECK_EQ(board.link.sent, 0);
+  CHECK_EQ(board.link.rto, MS_TICKS(100));
+  /* ... until a frame sent once is acknowledged: back to the estimate. */
+  host.auto_ack = true;
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  board_poll();
   CHECK_EQ(board.link.rto, MS_TICKS(25));
+}
+
+/* A gap gets a NAK at once; a poll gets the ack at once, NAK when frames went missing; a NAK
+ * from the host resends at once (§4.5). */
+static void fast_recovery_with_nak_and_poll(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  const uint8_t query[] = {1, 0};
+  /* The host's frame seq+1 arrives, seq is lost: the ack names seq, with NAK. */
+  uint8_t seq = host.seq;
+  host.seq++;
+  frame_t ahead = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, (uint8_t)(seq + 1), host.expected, MSG_CLOCK_QUERY, 2, query};
+  host_send_frame(&ahead);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *nak = host_find(&host, MSG_ACK);
+  CHECK(nak != NULL && nak->frame.ack == seq && nak->frame.flags == (FLAG_ACK_VALID | FLAG_NAK));
+  CHECK_EQ(board.link.naks_sent, 1);
+  /* A poll saying the host sent up to seq+1: NAK again. */
+  frame_t poll = {1, FLAG_ACK_VALID | FLAG_POLL, host.session, (uint8_t)(seq + 2), host.expected, MSG_ACK, 0, 0};
+  host_send_frame(&poll);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  nak = host_find(&host, MSG_ACK);
+  CHECK(nak != NULL && nak->frame.ack == seq && (nak->frame.flags & FLAG_NAK));
+  /* The host resends from seq: delivered in order, the ack is plain. */
+  frame_t missing = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, seq, host.expected, MSG_CLOCK_QUERY, 2, query};
+  host_send_frame(&missing);
+  host_send_frame(&ahead);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  /* Acks go out as the frames are taken (one per frame here): none with NAK, the last names
+   * seq+2. */
+  const host_frame_t *ack = NULL;
+  for (int i = 0; i < host.count; i++) {
+    if (host.frames[i].frame.type != MSG_ACK) continue;
+    ack = &host.frames[i];
+    CHECK_EQ(ack->frame.flags, FLAG_ACK_VALID);
+  }
+  CHECK(ack != NULL && ack->frame.ack == (uint8_t)(seq + 2));
+  /* A poll with nothing missing: a plain ack at once. */
+  poll.seq = (uint8_t)(seq + 2);
+  poll.ack = host.expected;
+  host_send_frame(&poll);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  ack = host_find(&host, MSG_ACK);
+  CHECK(ack != NULL && ack->frame.ack == (uint8_t)(seq + 2) && ack->frame.flags == FLAG_ACK_VALID);
+  /* The board's own frame is lost: the host's NAK resends it at once, long before the RTO. */
+  host.seq = (uint8_t)(seq + 2);
+  host.auto_ack = false;
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *status = host_find(&host, MSG_STATUS);
+  CHECK(status != NULL);
+  if (!status) return;
+  frame_t host_nak = {1, FLAG_ACK_VALID | FLAG_NAK, host.session, 0, status->frame.seq, MSG_ACK, 0, 0};
+  host_send_frame(&host_nak);
+  run_for(20);
+  host_read(&host);
+  CHECK(host_find(&host, MSG_STATUS) != NULL);
+  CHECK_EQ(board.link.fast_recoveries, 1);
+  /* A poll from a host whose SYN never arrived (a session the board does not follow, before
+   * any): the answer is a NAK without ACK_VALID, "I follow none of your sessions". */
+  fake_reset(1000);
+  board_init();
+  run_for(MS_TICKS(1));
+  frame_t stranger = {1, FLAG_POLL, 0x55, 1, 0, MSG_ACK, 0, 0};
+  host_send_frame(&stranger);
+  run_for(MS_TICKS(1));
+  host_t other;
+  host_init(&other, 0x55);
+  host_read(&other);
+  const host_frame_t *none = host_find(&other, MSG_ACK);
+  CHECK(none != NULL && none->frame.flags == FLAG_NAK);
 }
 
 static void rto_follows_round_trips(void) {
@@ -364,9 +456,10 @@ const test_case_t link_tests[] = {
     {"bad CRC and garbage are ignored and counted in badFrames", bad_crc_is_ignored_and_counted},
     {"unknown type: acknowledged and answered with unknownMessage", unknown_type_is_acked_and_answered},
     {"other version: unreliable unsupportedVersion, not acknowledged", other_version_gets_unreliable_error},
-    {"unacknowledged frames are retransmitted after the RTO, with backoff", unacknowledged_frames_are_retransmitted},
+    {"unacknowledged frames are polled for, then retransmitted after the RTO, with backoff kept until a sample", unacknowledged_frames_are_retransmitted},
     {"the RTO follows RFC 6298 samples", rto_follows_round_trips},
     {"two duplicate acks trigger a fast retransmit", fast_retransmit_on_two_duplicate_acks},
+    {"fast recovery: NAK on a gap, answers to polls, a host NAK resends at once", fast_recovery_with_nak_and_poll},
     {"a host restart restarts the board's session and resends", host_restart_restarts_our_session},
     {"a full window holds requests back until acknowledged", full_window_holds_requests_back},
     {"an unanswered reset notice is resent, and at once on first contact", unanswered_reset_notice_keeps_coming},

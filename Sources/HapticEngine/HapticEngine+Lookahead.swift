@@ -1,0 +1,49 @@
+import HapticRenderer
+
+/// The adaptive lookahead (docs/protocol.md §8): enough queued drive on the board to ride out
+/// the link's recoveries from loss.
+///
+/// A refill goes out when the board holds half the lookahead plus the guard; it must arrive
+/// before that runs out. The link measures how long acknowledgements took lately (from a frame
+/// leaving the wire, recoveries included: a decaying maximum that rises at once and halves in
+/// 10 s), so the lookahead is kept at 3× that delay — a refill has 1.5× the worst recent
+/// delivery to arrive — between ``HapticEngine/Configuration/lookahead`` and
+/// ``HapticEngine/Configuration/maximumLookahead``. Changes (parameters, stop, pause) keep their
+/// latency: they replace queued drive from their frame, whatever the lookahead.
+///
+/// A start (or resume) begins new drive: on a lossy link it is placed a lookahead's worth (3× the
+/// recent delivery delay, at most ``maximumStartLead``) ahead, so a lost frame is resent before the onset and
+/// the board does not skip the pattern's first moments. On a clean link that is under a frame.
+extension HapticEngine {
+  /// The longest a start waits for the link, seconds.
+  static let maximumStartLead = 0.150
+
+  /// Frames a start or resume made now should lie ahead for the link to deliver it on time
+  /// (0 for other actions). Reads the link: call without the lock.
+  func startLead(for action: TrackAction) -> Int {
+    switch action {
+    case .start, .resume:
+      let lead = min(Self.lookaheadPerDelivery * expectedDelivery(link.statistics), Self.maximumStartLead)
+      return Int((lead / framePeriod).rounded(.up))
+    default: return 0
+    }
+  }
+
+  /// Factor between the link's recent delivery delay and the lookahead.
+  static let lookaheadPerDelivery = 3.0
+
+  /// The delivery delay to plan for: the recent worst, and on a link that has lost anything
+  /// yet (the handshake included) at least one retransmission timeout — a young estimate has
+  /// not seen its worst.
+  func expectedDelivery(_ statistics: BoardLinkStatistics) -> Double {
+    statistics.recoveries > 0 ? max(statistics.deliveryDelay, statistics.retransmitTimeout) : statistics.deliveryDelay
+  }
+
+  /// The lookahead (frames) the link's `statistics` call for. Call with the lock held.
+  func lookahead(for statistics: BoardLinkStatistics) -> Int {
+    let least = configuration.lookahead
+    let most = max(configuration.maximumLookahead, least)
+    let wanted = min(max(Self.lookaheadPerDelivery * expectedDelivery(statistics), least), most)
+    return Int((wanted / framePeriod).rounded(.up))
+  }
+}

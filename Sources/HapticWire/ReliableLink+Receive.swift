@@ -1,0 +1,145 @@
+/// Receiving (docs/protocol.md §4.1–4.2, §4.5): sessions, in-order delivery, acknowledgements,
+/// NAKs for gaps and answers to polls.
+extension ReliableLink {
+  /// Handles frames that arrived; returns deliveries, acknowledgements to write and events.
+  public mutating func receive(_ frames: [WireFrame], now: Double) -> Output {
+    var output = Output()
+    var mustAck = false
+    var gap = false
+    var followsNone = false
+    for frame in frames {
+      guard frame.version == WireFrame.protocolVersion else {
+        output.events.append(.versionMismatch(frame.version))
+        continue
+      }
+      let startsSession = frame.flags.contains(.reliable) && frame.flags.contains(.syn)
+      // Frames from a session other than the peer's current one are stale (or from a peer that
+      // restarted and has not sent its SYN yet): ignore them, acks included.
+      if !startsSession, let peerSession, frame.session != peerSession { continue }
+      pollsUnanswered = 0  // the peer is there
+      peerHeard = true
+      if frame.flags.contains(.ackValid) {
+        processAck(frame, now: now, output: &output)
+      } else if frame.flags.contains(.nak), frame.type == WireMessage.Kind.ack.rawValue {
+        // The peer follows none of our sessions (our SYN was lost): resend from it at once.
+        fastRetransmit(now: now, output: &output)
+      }
+      guard frame.flags.contains(.reliable) else {
+        if frame.type != WireMessage.Kind.ack.rawValue {
+          output.frames.append(frame)
+        } else if frame.flags.contains(.poll) {
+          // A poll: answer at once; behind the sender's next number means frames went missing,
+          // and following none of its sessions means all of them did.
+          if peerSession != nil, let expected {
+            mustAck = true
+            if Int8(bitPattern: frame.seq &- expected) > 0 { gap = true }
+          } else {
+            followsNone = true
+          }
+        }
+        continue
+      }
+      mustAck = true
+      if startsSession {
+        if frame.session == peerSession, let expected {
+          // A SYN of the session we already follow: a retransmission.
+          if Int8(bitPattern: frame.seq &- expected) < 0 {
+            statistics.duplicatesDropped += 1
+            continue
+          }
+        } else {
+          if peerSession != nil {
+            output.events.append(.peerRestarted)
+            restartSending()
+          } else if !inFlight.isEmpty {
+            // First contact: what we sent before anyone listened (a board's reset notice, with
+            // our SYN) goes out again now, not after a backed-off RTO (§4.1).
+            timer.resetBackoff()
+            consecutiveTimeouts = 0
+            output.bytes += retransmitAll(now: now)
+          }
+          peerSession = frame.session
+          expected = frame.seq
+        }
+      }
+      guard let current = expected else { continue }  // no session yet: wait for a SYN
+      if frame.seq == current {
+        expected = current &+ 1
+        statistics.framesDelivered += 1
+        output.frames.append(frame)
+        gap = false  // a NAK must name what is missing after this batch, not before
+      } else if Int8(bitPattern: frame.seq &- current) < 0 {
+        statistics.duplicatesDropped += 1
+      } else {
+        statistics.outOfOrderDropped += 1
+        gap = true
+      }
+    }
+    if mustAck, expected != nil {
+      if gap { statistics.naksSent += 1 }
+      output.bytes += ackFrame(gap ? .nak : [], now: now)
+    } else if followsNone && expected == nil {
+      statistics.naksSent += 1
+      output.bytes += ackFrame(.nak, now: now)  // no ACK_VALID: "I follow none of your sessions"
+    }
+    output.bytes += pump(now: now)
+    return output
+  }
+
+  private mutating func processAck(_ frame: WireFrame, now: Double, output: inout Output) {
+    guard let first = inFlight.first else { return }
+    let ack = frame.ack
+    // Frames acknowledged: those before `ack` within the window.
+    let acknowledged = Int(ack &- first.seq)
+    if acknowledged > 0 && acknowledged <= inFlight.count {
+      let newest = inFlight[acknowledged - 1]
+      // Karn's rule: only frames sent once give samples; a backed-off RTO stays until one
+      // does (RFC 6298 §5.7).
+      if !newest.retransmitted { timer.sample(max(now - newest.firstSent, 0)) }
+      // The oldest frame acknowledged waited longest: from being handed to the link to this
+      // ack, window waits and recoveries included.
+      deliveryDelay.record(max(now - first.queued, 0), now: now)
+      inFlight.removeFirst(acknowledged)
+      congestionWindow = min(congestionWindow + 1, configuration.window)
+      duplicateAcks = 0
+      consecutiveTimeouts = 0
+      lastPoll = nil
+      if frame.flags.contains(.nak), ack == inFlight.first?.seq {
+        fastRetransmit(now: now, output: &output)
+      }
+    } else if ack == first.seq {
+      if frame.flags.contains(.nak) {
+        fastRetransmit(now: now, output: &output)
+      } else if frame.type == WireMessage.Kind.ack.rawValue && !frame.flags.contains(.reliable)
+        && !frame.flags.contains(.poll)
+      {
+        // Duplicate pure acks (a peer without NAKs): the second one resends.
+        duplicateAcks += 1
+        if duplicateAcks == 2 { fastRetransmit(now: now, output: &output) }
+      }
+    }
+  }
+
+  /// Go-back-N from the oldest frame in flight, unless that was resent so recently that the
+  /// NAK cannot be about the copy (it answers something sent before it).
+  private mutating func fastRetransmit(now: Double, output: inout Output) {
+    guard let first = inFlight.first else { return }
+    if first.retransmitted && now - first.lastSent < (timer.smoothedRTT ?? 0) { return }
+    statistics.fastRecoveries += 1
+    congestionWindow = max(congestionWindow / 2, 1)
+    output.bytes += retransmitAll(now: now)
+  }
+
+  private mutating func restartSending() {
+    // The peer forgot our sequence: start a new session of our own, resending what it missed.
+    let pending = inFlight.map { (type: $0.frame.type, payload: $0.frame.payload, queued: $0.queued) }
+    inFlight.removeAll()
+    waiting.insert(contentsOf: pending, at: 0)
+    sessionStarted = false
+    nextSeq = 0
+    duplicateAcks = 0
+    lastPoll = nil
+    timer.resetBackoff()
+    consecutiveTimeouts = 0
+  }
+}

@@ -1,0 +1,66 @@
+/// Timers (docs/protocol.md §4.3, §4.5): the poll that finds a lost frame or acknowledgement in
+/// about one round trip, and the retransmission timeout behind it.
+extension ReliableLink {
+  /// How long after the newest frame in flight left the wire a poll goes out: twice the
+  /// smoothed round trip (once measured), at least ``Configuration/minimumPollTimeout``.
+  public var pollTimeout: Double {
+    max(2 * (timer.smoothedRTT ?? 0), configuration.minimumPollTimeout)
+  }
+
+  /// When ``poll(now:)`` next has work (a poll or a retransmission), if anything is in flight.
+  public var nextDeadline: Double? {
+    guard let first = inFlight.first else { return nil }
+    let retransmit = first.lastSent + timer.timeout
+    guard let pollDue = nextPollDue else { return retransmit }
+    return min(retransmit, pollDue)
+  }
+
+  /// When the next poll is due, if one may go out (only once the peer was heard from: before
+  /// that no one would answer).
+  private var nextPollDue: Double? {
+    guard peerHeard, let newest = inFlight.last(where: \.onWire), pollsUnanswered < configuration.maxPolls
+    else { return nil }
+    return max(newest.lastSent, lastPoll ?? -Double.infinity) + pollTimeout
+  }
+
+  /// Polls the peer or retransmits when a timer ran out; call at ``nextDeadline``.
+  public mutating func poll(now: Double) -> Output {
+    var output = Output()
+    guard let first = inFlight.first else { return output }
+    if now >= first.lastSent + timer.timeout {
+      statistics.timeouts += 1
+      consecutiveTimeouts += 1
+      timer.backOff()
+      congestionWindow = 1
+      if consecutiveTimeouts >= configuration.maxTimeouts {
+        output.events.append(.linkLost)
+        consecutiveTimeouts = 0
+      }
+      output.bytes = retransmitAll(now: now)
+      return output
+    }
+    if let due = nextPollDue, now >= due {
+      // Ask for the peer's ack: its answer (a NAK when it is missing frames) recovers a lost
+      // frame or a lost ack in one round trip instead of an RTO.
+      statistics.polls += 1
+      pollsUnanswered += 1
+      lastPoll = now
+      output.bytes = ackFrame(.poll, seq: nextSeq, now: now)
+    }
+    return output
+  }
+
+  /// Go-back-N: every frame in flight is to be sent again, in order, after a delimiter; the
+  /// congestion window decides how many go now (the rest follow as acknowledgements come).
+  mutating func retransmitAll(now: Double) -> [UInt8] {
+    // A leading delimiter flushes any partial frame the peer may hold.
+    var bytes: [UInt8] = [0]
+    _ = departure(of: 1, now: now)
+    // The resent frames get polls of their own (a timeout's backoff bounds them on a dead line).
+    lastPoll = nil
+    pollsUnanswered = 0
+    for index in inFlight.indices { inFlight[index].onWire = false }
+    bytes += pump(now: now)
+    return bytes
+  }
+}

@@ -1,0 +1,138 @@
+import HapticWire
+import Testing
+
+/// Fast recovery (docs/protocol.md §4.3, §4.5): a lost frame or acknowledgement costs about a
+/// round trip plus a poll, not a retransmission timeout; the RTO keeps its backoff until a
+/// valid sample; a go-back-N resends within the congestion window.
+@Suite("Link recovery")
+struct LinkRecoveryTests {
+  /// Streams a batch every 40 ms for `seconds` over `faults`; returns each batch's delay from
+  /// being sent to being delivered to the board, seconds, and the host's counters.
+  static func deliveryDelays(faults: FaultModel, seconds: Double, seed: UInt64) -> ([Double], ReliableLink.Statistics) {
+    var line = SimulatedLine(faults: faults, seed: seed)
+    var sentAt: [Double] = []
+    var delays: [Double] = []
+    var nextBatch = 0.0
+    while line.now < seconds + 1 {
+      if line.now >= nextBatch && line.now < seconds {
+        sentAt.append(line.now)
+        line.hostSends(LinkTests.batch(sentAt.count - 1))
+        nextBatch += 0.040
+      }
+      let before = line.boardReceived.count
+      line.advance(0.0005)
+      for index in before..<line.boardReceived.count { delays.append(line.now - sentAt[index]) }
+    }
+    return (delays, line.host.statistics)
+  }
+
+  @Test("Streaming over 0.1 % and 1 % byte loss: every batch arrives, within 20 ms and 100 ms")
+  func deliveryUnderLoss() {
+    for (drop, corrupt, worst, p99) in [(0.001, 0.0001, 0.020, 0.010), (0.01, 0.001, 0.100, 0.040)] {
+      let (delays, statistics) = Self.deliveryDelays(
+        faults: FaultModel(dropRate: drop, corruptRate: corrupt, seed: 5), seconds: 60, seed: 5)
+      #expect(delays.count == 1500, "drop \(drop): every batch delivered")
+      let sorted = delays.sorted()
+      let (max, high) = (sorted.last ?? .infinity, sorted[sorted.count * 99 / 100])
+      print("drop \(drop): p99 \(high * 1000) ms, max \(max * 1000) ms, \(statistics)")
+      #expect(max <= worst && high <= p99, "drop \(drop): p99 \(high * 1000) ms, max \(max * 1000) ms")
+      #expect(statistics.fastRecoveries > statistics.timeouts, "drop \(drop): recovered mostly without the RTO")
+    }
+  }
+
+  @Test("A gap gets a NAK at once; the sender resends from it before any timeout")
+  func nakOnGap() {
+    var line = SimulatedLine()
+    line.hostSends(LinkTests.batch(0))
+    for _ in 0..<20 { line.advance(0.0005) }
+    // Lose the next frame on the way: drop its bytes, then send one more.
+    line.hostSends(LinkTests.batch(1))
+    line.toBoard.removeAll()
+    line.hostSends(LinkTests.batch(2))
+    for _ in 0..<6 { line.advance(0.0005) }  // 3 ms: the NAK's round trip, far under the 25 ms RTO
+    #expect(line.board.statistics.naksSent == 1)
+    #expect(line.host.statistics.fastRecoveries == 1 && line.host.statistics.timeouts == 0)
+    #expect(line.boardReceived == (0..<3).map(LinkTests.batch), "in order, the lost one included")
+  }
+
+  @Test("A lost frame at the tail (nothing after it) or a lost ack: a poll recovers it in ~5 ms")
+  func pollRecoversTail() {
+    var line = SimulatedLine()
+    line.hostSends(LinkTests.batch(0))
+    for _ in 0..<20 { line.advance(0.0005) }
+    line.hostSends(LinkTests.batch(1))
+    line.toBoard.removeAll()  // the last frame is lost: no later one reveals the gap
+    for _ in 0..<16 { line.advance(0.0005) }  // 8 ms: one poll, its NAK, the resend
+    #expect(line.host.statistics.polls == 1 && line.host.statistics.timeouts == 0)
+    #expect(line.boardReceived.count == 2)
+    // Now the ack is lost: the frame arrived; the poll's answer acknowledges it.
+    line.hostSends(LinkTests.batch(2))
+    line.advance(0.0005)
+    line.advance(0.0005)
+    #expect(line.boardReceived.count == 3)
+    line.toHost.removeAll()
+    for _ in 0..<16 { line.advance(0.0005) }
+    #expect(line.host.unacknowledged == 0 && line.host.statistics.retransmissions == 1, "acknowledged by the poll")
+  }
+
+  @Test("The backed-off RTO stays until a frame sent once is acknowledged (RFC 6298 §5.7)")
+  func backoffKept() {
+    var link = ReliableLink(session: 1, configuration: .init(minimumPollTimeout: 1, maxPolls: 0))
+    _ = link.send(.heartbeat, now: 0)
+    _ = link.poll(now: 0.025)  // timeout: RTO 50 ms
+    _ = link.poll(now: 0.08)  // timeout: RTO 100 ms
+    #expect(link.retransmitTimeout == 0.1)
+    // The resent frame's ack (round trip 40 ms, over the 25 ms floor): no sample, RTO kept.
+    let ack = WireFrame(flags: [.ackValid], session: 9, seq: 0, ack: 1, type: 0, payload: [])
+    _ = link.receive([ack], now: 0.12)
+    #expect(link.retransmitTimeout == 0.1 && link.smoothedRTT == nil)
+    // A frame sent once and acknowledged after 40 ms: a valid sample sets the RTO from it.
+    _ = link.send(.heartbeat, now: 0.2)
+    _ = link.receive([WireFrame(flags: [.ackValid], session: 9, seq: 0, ack: 2, type: 0, payload: [])], now: 0.24)
+    #expect(abs((link.smoothedRTT ?? 0) - 0.04) < 1e-9)
+    #expect(abs(link.retransmitTimeout - (0.04 + 4 * 0.02)) < 1e-9)
+  }
+
+  @Test("A go-back-N after a loss resends within the congestion window, not the whole window")
+  func congestionWindow() {
+    var link = ReliableLink(session: 1, configuration: .init(maxPolls: 0))
+    var decoder = FrameDecoder()
+    for n in 0..<8 { _ = link.send(LinkTests.batch(n), now: 0) }
+    let nak = WireFrame(flags: [.ackValid, .nak], session: 9, seq: 0, ack: 0, type: 0, payload: [])
+    let resent = decoder.feed(link.receive([nak], now: 0.001).bytes)
+    #expect(resent.count == 4, "window 8 halved: 4 frames now, \(resent.map(\.seq))")
+    #expect(resent.map(\.seq) == [0, 1, 2, 3])
+    // Two acknowledged: the window grows by one per ack, the next resends follow in order.
+    let ack = WireFrame(flags: [.ackValid], session: 9, seq: 0, ack: 2, type: 0, payload: [])
+    let more = decoder.feed(link.receive([ack], now: 0.002).bytes)
+    #expect(more.map(\.seq) == [4, 5, 6], "\(more.map(\.seq))")
+    #expect(link.statistics.fastRecoveries == 1 && link.statistics.retransmissions == 7)
+  }
+
+  @Test("First contact: a board's unanswered frames (its SYN) go out again at once, not after the RTO")
+  func firstContact() {
+    var board = ReliableLink(session: 0x2A)
+    var decoder = FrameDecoder()
+    _ = board.send(.resetNotice(bootCount: 42, cause: .powerOn), now: 0)
+    for t in stride(from: 0.0, through: 1.0, by: 0.001) { _ = board.poll(now: t) }  // nobody listens
+    #expect(board.retransmitTimeout >= 0.4, "backed off: \(board.retransmitTimeout)")
+    let syn = WireFrame(flags: [.reliable, .syn], session: 0x77, seq: 0, ack: 0, type: 0x01, payload: [])
+    let answer = decoder.feed(board.receive([syn], now: 1.0005).bytes)
+    #expect(answer.contains { $0.type == WireMessage.Kind.resetNotice.rawValue && $0.flags.contains(.syn) })
+    #expect(board.retransmitTimeout == 0.025, "the backoff is forgotten")
+  }
+
+  @Test("A lost SYN: the peer answers a poll with a NAK without ACK_VALID, and the SYN goes again")
+  func lostSyn() {
+    var line = SimulatedLine()
+    // Let the board be heard first (its own session, acknowledged by nothing yet).
+    line.transmit(line.board.send(.resetNotice(bootCount: 1, cause: .powerOn), now: 0), toBoard: false)
+    for _ in 0..<4 { line.advance(0.0005) }
+    line.hostSends(.identify)
+    line.toBoard.removeAll()  // the host's SYN is lost
+    for _ in 0..<16 { line.advance(0.0005) }  // 8 ms: a poll, the "follows none" NAK, the SYN again
+    #expect(line.board.statistics.naksSent >= 1)
+    #expect(line.boardReceived.contains(.identify), "delivered before the 25 ms RTO")
+    #expect(line.host.statistics.timeouts == 0)
+  }
+}
