@@ -5,7 +5,8 @@ extension SimulatedBoard {
   mutating func handle(_ frame: WireFrame) -> [UInt8] {
     counters.messages += 1
     guard let kind = WireMessage.Kind(rawValue: frame.type) else {
-      return fail(.unknownMessage, frame.type)
+      // Only a reliable frame of an unknown type is answered (§5); an unreliable one is ignored.
+      return frame.flags.contains(.reliable) ? fail(.unknownMessage, frame.type) : []
     }
     let message: WireMessage
     do {
@@ -24,6 +25,7 @@ extension SimulatedBoard {
       for channel in queues.indices where mask & (1 << min(channel, 7)) != 0 { queues[channel].stop() }
       return []
     case .statusRequest:
+      defer { watchdogFired = false }  // `fired` is reported once (§6.7)
       return send(.status(status))
     case .heartbeat:
       return []

@@ -56,7 +56,8 @@ public struct SimulatedBoard: Sendable {
   var bootCount: UInt16
   var bootTime = 0.0
   var watchdogTimeout: Double
-  var watchdogState = BoardStatus.Watchdog.idle
+  /// The watchdog stopped drive since the last status report (§6.7: latched until reported).
+  var watchdogFired = false
   var lastValidFrame = 0.0
   var calibration: [BoardCapabilities.Calibration]
   var calibrating: (channel: Int, until: Double)?
@@ -105,17 +106,15 @@ public struct SimulatedBoard: Sendable {
     guard !frames.isEmpty else { return out }
     // Any frame that passes the CRC feeds the watchdog (§6.7).
     lastValidFrame = time
-    watchdogState = .armed
+    // Frames of another major version: an unreliable error naming the frame's type (§5).
+    for frame in frames where frame.version != WireFrame.protocolVersion {
+      counters.errors += 1
+      out += link.unreliable(
+        .error(ProtocolError(code: .unsupportedVersion, messageType: frame.type, detail: UInt16(WireFrame.protocolVersion))),
+        now: time)
+    }
     let output = link.receive(frames, now: time)
     out += output.bytes
-    for event in output.events {
-      if case .versionMismatch = event {
-        counters.errors += 1
-        out += link.unreliable(
-          .error(ProtocolError(code: .unsupportedVersion, messageType: 0, detail: UInt16(WireFrame.protocolVersion))),
-          now: time)
-      }
-    }
     for frame in output.frames {
       out += handle(frame)
     }
@@ -136,21 +135,22 @@ public struct SimulatedBoard: Sendable {
     while Double(step + 1) * dt <= t + 1e-12 {
       step += 1
       time = Double(step) * dt
-      if watchdogState == .armed && time - lastValidFrame >= watchdogTimeout {
+      if isDriving && time - lastValidFrame >= watchdogTimeout {
         stopAll()
-        watchdogState = .fired
+        watchdogFired = true
         counters.watchdogStops += 1
       }
       if let job = calibrating, time >= job.until { out += finishCalibration(job.channel) }
       let tick = now
       for channel in physics.indices {
         let drive = calibrating?.channel == channel ? DriveQueue.Drive(level: 0, frequency: 0) : queues[channel].drive(at: tick)
-        let level = clampLevel(drive.level)
-        let frequency = configuration.profile.frequencyControl == nil ? 0 : Double(drive.frequency)
+        let boardLevel = clampLevel(drive.level)
+        let level = Double(boardLevel) / Double(configuration.profile.maxLevel)
+        let frequency = clampFrequency(drive.frequency)
         if level != levels[channel] || frequency != frequencies[channel] {
           levels[channel] = level
           frequencies[channel] = frequency
-          if logsDrive { driveLog.append(DriveChange(time: time, channel: channel, level: drive.level, frequency: drive.frequency)) }
+          if logsDrive { driveLog.append(DriveChange(time: time, channel: channel, level: boardLevel, frequency: drive.frequency)) }
         }
         let acceleration = configuration.noActuator ? 0 : physics[channel].step(level: level, frequency: frequency)
         if abs(acceleration) > peakAcceleration[channel] { peakAcceleration[channel] = abs(acceleration) }
@@ -162,11 +162,18 @@ public struct SimulatedBoard: Sendable {
     return out
   }
 
-  /// The level as a fraction of full scale; negative levels only on signed boards (§6.5).
-  private func clampLevel(_ level: Int) -> Double {
-    let maxLevel = Double(configuration.profile.maxLevel)
-    let value = Double(level) / maxLevel
-    return configuration.profile.amplitudeSigned ? min(max(value, -1), 1) : min(max(value, 0), 1)
+  /// The level the board drives: within ±maxLevel, negative levels only on signed boards
+  /// (§6.5: a level beyond full scale is full scale).
+  func clampLevel(_ level: Int) -> Int {
+    let maxLevel = configuration.profile.maxLevel
+    return min(max(level, configuration.profile.amplitudeSigned ? -maxLevel : 0), maxLevel)
+  }
+
+  /// The carrier frequency the board drives, Hz: 0 (none given) is the channel's f0 (0 for the
+  /// physics); others are clamped to the board's frequency range; 0 without frequency control.
+  private func clampFrequency(_ frequency: Int) -> Double {
+    guard let range = configuration.profile.frequencyControl, frequency > 0 else { return 0 }
+    return min(max(Double(frequency), range.lowerBound), range.upperBound)
   }
 
   mutating func stopAll() {
@@ -181,11 +188,16 @@ public struct SimulatedBoard: Sendable {
     counters.resets += 1
     bootTime = time
     watchdogTimeout = configuration.watchdog
-    watchdogState = .idle
+    watchdogFired = false
     calibrating = nil
     decoder = FrameDecoder()
     link = ReliableLink(session: UInt8(truncatingIfNeeded: bootCount))
     pending = link.send(.resetNotice(bootCount: bootCount, cause: cause), now: time)
+  }
+
+  /// Drive queued or playing on any channel: what the watchdog guards (§6.7: `armed`).
+  var isDriving: Bool {
+    queues.contains { $0.fill > 0 || $0.current.level != 0 }
   }
 
   /// The board's status report now (§6.8).
@@ -193,12 +205,14 @@ public struct SimulatedBoard: Sendable {
     var faults: BoardStatus.Faults = []
     if configuration.noActuator { faults.insert(.noActuator) }
     return BoardStatus(
-      boardTime: UInt32(truncatingIfNeeded: now), watchdog: watchdogState, faults: faults,
+      boardTime: UInt32(truncatingIfNeeded: now), watchdog: watchdogFired ? .fired : isDriving ? .armed : .idle,
+      faults: faults,
       badFrames: UInt16(clamping: counters.badFrames),
       channels: queues.indices.map { index in
         BoardStatus.Channel(
           queueFill: UInt16(clamping: queues[index].fill), underruns: UInt16(clamping: queues[index].underruns),
-          lateSegments: UInt16(clamping: queues[index].lateSegments), level: Int16(clamping: queues[index].current.level))
+          lateSegments: UInt16(clamping: queues[index].lateSegments),
+          level: Int16(clamping: clampLevel(queues[index].current.level)))
       })
   }
 

@@ -114,8 +114,14 @@ import Testing
     let stoppedAt = stop?.time ?? .infinity
     #expect(stoppedAt - lastFrame <= 0.040 + 0.0001, "drive zero within the watchdog time")
     #expect(stoppedAt - lastFrame >= 0.039)
+    host.send(.heartbeat)  // a frame after the silence does not hide that it fired
     host.send(.statusRequest)
-    #expect(host.lastStatus?.watchdog == .armed, "a valid frame re-arms it")
+    #expect(host.lastStatus?.watchdog == .fired, "latched until a status reports it (§6.7)")
+    host.send(.statusRequest)
+    #expect(host.lastStatus?.watchdog == .idle, "reported once; nothing queued: idle")
+    host.send(.queueSegments(VirtualHost.batch(host.board.now + 1_000, [(500, 80, 80)])))
+    host.send(.statusRequest)
+    #expect(host.lastStatus?.watchdog == .armed, "drive queued and the host heard: armed")
     #expect(host.board.counters.watchdogStops == 1)
   }
 

@@ -49,11 +49,14 @@ static void send_error(uint8_t code, uint8_t message_type, uint16_t detail) {
   (void)link_send(&board.link, MSG_ERROR, payload, writer.length);
 }
 
+/* Drive queued or playing: what the watchdog guards (§6.7: `armed`). */
+static bool driving(void) {
+  return board.queue.count > 0 || board.level != 0 || board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
+}
+
 static uint8_t watchdog_state(void) {
   if (board.watchdog_fired) return WATCHDOG_FIRED;
-  bool driving = board.queue.count > 0 || board.level != 0 || board.drv.rom_pending ||
-                 board.drv.state == DRV_STATE_ROM_PLAYING;
-  return driving ? WATCHDOG_ARMED : WATCHDOG_IDLE;
+  return driving() ? WATCHDOG_ARMED : WATCHDOG_IDLE;
 }
 
 static void send_status(uint32_t now) {
@@ -72,7 +75,8 @@ static void send_status(uint32_t now) {
                   .level = board.drv.state == DRV_STATE_RTP ? board.level : 0},
   };
   wire_status(&writer, &status);
-  (void)link_send(&board.link, MSG_STATUS, payload, writer.length);
+  /* `fired` is latched until a status reports it (§6.7). */
+  if (link_send(&board.link, MSG_STATUS, payload, writer.length)) board.watchdog_fired = false;
 }
 
 /* The calibration outcome: a `calibration result` when the chip finished the run (passed or
@@ -264,8 +268,6 @@ static void handle_frame(const frame_t *frame, uint32_t now) {
   } else if (link_receive(&board.link, frame, now) == LINK_DELIVER) {
     dispatch(frame, now);
   }
-  /* `fired` is reported to the first frame after the silence, then cleared. */
-  board.watchdog_fired = false;
   playback_update(now);
   link_poll(&board.link, now);
 }
@@ -308,7 +310,7 @@ uint32_t board_deadline(uint32_t now) {
   uint32_t deadline = board.next_eval;
   deadline = earliest(now, deadline, link_deadline(&board.link, now));
   deadline = earliest(now, deadline, drv_deadline(&board.drv, now));
-  if (!board.watchdog_fired) {
+  if (driving()) {
     deadline = earliest(now, deadline, board.last_valid + (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS);
   }
   return deadline;
@@ -338,8 +340,8 @@ void board_poll(void) {
     board.calibration_result_pending = false;
   }
 
-  /* Host watchdog: silence for watchdog_ms stops all drive. */
-  if (!board.watchdog_fired && (uint32_t)(now - board.last_valid) >= (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS) {
+  /* Host watchdog: silence for watchdog_ms stops the drive, if there is any to stop. */
+  if (driving() && (uint32_t)(now - board.last_valid) >= (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS) {
     stop_channel();
     board.watchdog_fired = true;
   }
