@@ -51,9 +51,10 @@ extension ReliableLink {
           if peerSession != nil {
             output.events.append(.peerRestarted)
             restartSending()
-          } else if !inFlight.isEmpty {
+          } else if let first = inFlight.first, now - first.firstSent >= timer.timeout {
             // First contact: what we sent before anyone listened (a board's reset notice, with
-            // our SYN) goes out again now, not after a backed-off RTO (§4.1).
+            // our SYN) goes out again now, not after a backed-off RTO (§4.1). Frames younger
+            // than an RTO are on their way (a host's identify crossing the board's SYN).
             timer.resetBackoff()
             consecutiveTimeouts = 0
             output.bytes += retransmitAll(now: now)

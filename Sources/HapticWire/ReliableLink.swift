@@ -23,13 +23,17 @@ public struct ReliableLink: Sendable {
     public var minimumPollTimeout: Double
     /// Polls sent in a row without hearing from the peer before waiting for the RTO.
     public var maxPolls: Int
+    /// Bytes this side lets be unacknowledged on the wire (§4.3: every receiver takes one
+    /// maximum frame plus 64 bytes, 322, while it processes the one before).
+    public var receiveWindow: Int
 
-    /// Creates settings with the documented defaults (window 8, RTO 25 ms…2 s, 8 timeouts,
-    /// polls after 5 ms, 3 in a row).
+    /// Creates settings with the documented defaults (window 8 frames and 322 bytes, RTO
+    /// 25 ms…2 s, 8 timeouts, polls after 5 ms, 3 in a row).
     public init(
       window: Int = 8, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8, bytePeriod: Double = 0,
-      minimumPollTimeout: Double = 0.005, maxPolls: Int = 3
+      minimumPollTimeout: Double = 0.005, maxPolls: Int = 3, receiveWindow: Int = ReliableLink.Configuration.minimumReceiveWindow
     ) {
+      self.receiveWindow = max(receiveWindow, WireFrame.maxEncodedSize)
       self.window = min(max(window, 1), 64)
       self.timer = timer
       self.maxTimeouts = maxTimeouts
@@ -37,6 +41,10 @@ public struct ReliableLink: Sendable {
       self.minimumPollTimeout = minimumPollTimeout.isFinite ? max(minimumPollTimeout, 0.001) : 0.005
       self.maxPolls = max(maxPolls, 0)
     }
+
+    /// The receive window every board and host offers (§4.3): a maximum frame (258 bytes)
+    /// plus 64.
+    public static let minimumReceiveWindow = WireFrame.maxEncodedSize + 64
 
     /// Seconds per byte at `baud` (8N1: 10 bits a byte).
     public static func bytePeriod(baud: Int) -> Double { baud > 0 ? 10 / Double(baud) : 0 }
@@ -184,19 +192,31 @@ public struct ReliableLink: Sendable {
   /// order), then new ones while the send window has room.
   mutating func pump(now: Double) -> [UInt8] {
     var bytes: [UInt8] = []
-    var onWire = framesOnWire
+    var onWire = 0
+    var bytesOnWire = 0
+    for frame in inFlight where frame.onWire {
+      onWire += 1
+      bytesOnWire += Self.sizeBound(frame.frame.payload.count)
+    }
+    /// Whether a frame with `payload` bytes may go now: within the congestion window and the
+    /// peer's receive window (one frame always may, when nothing else is on the wire).
+    func fits(_ payload: Int) -> Bool {
+      onWire < congestionWindow
+        && (onWire == 0 || bytesOnWire + Self.sizeBound(payload) <= configuration.receiveWindow)
+    }
     for index in inFlight.indices where !inFlight[index].onWire {
-      guard onWire < congestionWindow else { return bytes }
+      guard fits(inFlight[index].frame.payload.count) else { return bytes }
       statistics.retransmissions += 1
       let encoded = transmit(inFlight[index].frame)
       inFlight[index].lastSent = departure(of: encoded.count, now: now)
       inFlight[index].retransmitted = true
       inFlight[index].onWire = true
       onWire += 1
+      bytesOnWire += Self.sizeBound(inFlight[index].frame.payload.count)
       bytes += encoded
     }
-    while inFlight.count < configuration.window && onWire < congestionWindow && !waiting.isEmpty {
-      let next = waiting.removeFirst()
+    while inFlight.count < configuration.window, let next = waiting.first, fits(next.payload.count) {
+      waiting.removeFirst()
       var flags: WireFrame.Flags = [.reliable]
       if !sessionStarted {
         flags.insert(.syn)
@@ -212,9 +232,15 @@ public struct ReliableLink: Sendable {
           onWire: true))
       nextSeq &+= 1
       onWire += 1
+      bytesOnWire += Self.sizeBound(next.payload.count)
       bytes += encoded
     }
     return bytes
+  }
+
+  /// The most bytes a frame with `payload` bytes takes on the wire (header, CRC, COBS, delimiter).
+  static func sizeBound(_ payload: Int) -> Int {
+    min(payload + WireFrame.headerSize + 2 + 3, WireFrame.maxEncodedSize)
   }
 
   /// Encodes `frame` with the current acknowledgement and counts it.

@@ -135,4 +135,20 @@ struct LinkRecoveryTests {
     #expect(line.boardReceived.contains(.identify), "delivered before the 25 ms RTO")
     #expect(line.host.statistics.timeouts == 0)
   }
+
+  @Test("The receive window: at most 322 bytes unacknowledged; one frame always goes")
+  func receiveWindow() {
+    var link = ReliableLink(session: 1, configuration: .init(maxPolls: 0))
+    var decoder = FrameDecoder()
+    let big = [UInt8](repeating: 7, count: 240)
+    var sent = decoder.feed(link.send(type: 0x0A, payload: big, now: 0))
+    sent += decoder.feed(link.send(type: 0x0A, payload: big, now: 0))
+    #expect(sent.count == 1, "a second full frame waits for the first's ack")
+    let ack = WireFrame(flags: [.ackValid], session: 9, seq: 0, ack: 1, type: 0, payload: [])
+    #expect(decoder.feed(link.receive([ack], now: 0.01).bytes).map(\.seq) == [1], "then it goes")
+    // Small frames fill what the window leaves: beside a 252-byte frame, one of 42 bytes.
+    var small: [WireFrame] = []
+    for _ in 0..<8 { small += decoder.feed(link.send(type: 0x0A, payload: [UInt8](repeating: 1, count: 30), now: 0.02)) }
+    #expect(small.count == 1, "the big frame leaves room for one 42-byte frame: \(small.count)")
+  }
 }

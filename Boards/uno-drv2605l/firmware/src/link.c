@@ -7,7 +7,8 @@
  *    (the board sends few reliable frames: replies);
  *  - when the host starts its first session and our own frames are still unacknowledged (the
  *    reset notice sent at boot before anyone listened), they are resent at once with a fresh
- *    timer instead of waiting out a backed-off RTO.
+ *    timer instead of waiting out a backed-off RTO — whatever their age (§4.1 asks for frames
+ *    first sent an RTO ago; the board's only frame before first contact is that notice).
  */
 #include "link.h"
 
