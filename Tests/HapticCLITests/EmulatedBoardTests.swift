@@ -72,8 +72,9 @@ struct EmulatedBoardTests {
     return directory
   }
 
-  /// Builds the firmware and the emulator (once per process) or fails the test with make's output.
-  private static func requireBuilt() throws {
+  /// Builds the firmware and the emulator (once per process) or fails the test with make's output
+  /// (also for `EmulatedLinkTests`).
+  static func requireBuilt() throws {
     if let failure = EmulatorToolchain.buildFailure {
       Issue.record(Comment(rawValue: failure))
       throw EmulatorError("the firmware or the emulator did not build")

@@ -28,6 +28,14 @@ final class EmulatorHost {
 
   deinit { transport.close() }
 
+  /// The host link's counters.
+  var linkStatistics: ReliableLink.Statistics { link.statistics }
+
+  /// The `error` messages the board sent.
+  var errorsReceived: [ProtocolError] {
+    received.compactMap { if case .error(let error) = $0.message { return error } else { return nil } }
+  }
+
   /// Sends `message` reliably; returns the bytes written and the host time around the write.
   @discardableResult
   func send(_ message: WireMessage) throws -> (bytes: Int, before: Double, after: Double) {

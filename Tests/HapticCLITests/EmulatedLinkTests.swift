@@ -1,0 +1,46 @@
+import Foundation
+import HapticWire
+import Testing
+
+/// The link against the real firmware (issue 13): the Uno's 64-byte UART buffer must never be
+/// overrun by what the host sends.
+@Suite(
+  "Emulated Uno: the link", .serialized,
+  .enabled(if: EmulatorToolchain.missing.isEmpty, Comment(rawValue: EmulatorToolchain.skipReason)))
+struct EmulatedLinkTests {
+  /// A valid `replace segments` batch of `count` ramps (11 bytes each: 21 fill a frame with 238
+  /// payload bytes), all starting at `start`, so each replaces the one before.
+  static func batch(start: UInt32, level: Int, count: Int) -> WireMessage {
+    let segments = (0..<count).map { index in
+      SegmentBatch.Segment(
+        frames: 16_000 + index, startLevel: 200 + index % 3, endLevel: level, startFrequency: 100 + index,
+        endFrequency: 200 + index)
+    }
+    return .replaceSegments(SegmentBatch(channel: 0, startTime: start, levelBytes: 2, segments: segments))
+  }
+
+  @Test("Eight frames in a burst: no bad frame, no retransmission", arguments: [3, 10, 21])
+  func burst(count: Int) throws {
+    try EmulatedBoardTests.requireBuilt()
+    let emulator = try EmulatorProcess()
+    defer { _ = emulator.stop() }
+    let host = try EmulatorHost(path: emulator.ptyPath)
+    _ = try #require(try host.identify(), "no capabilities")
+    let before = try #require(try host.status())
+    let resentBefore = host.linkStatistics.retransmissions
+    let start = before.boardTime &+ 2_000_000  // 1 s ahead (2 MHz clock)
+    var size = 0
+    for index in 0..<8 {
+      let message = Self.batch(start: start, level: 10 + index, count: count)
+      size = message.payload().count
+      try host.send(message)
+    }
+    _ = try host.wait(timeout: 3) { _ in false }
+    let after = try #require(try host.status())
+    print("burst of 8 frames of \(size) payload bytes: bad frames \(Int(after.badFrames) - Int(before.badFrames)), "
+      + "errors \(host.errorsReceived), resent before the burst \(resentBefore), \(host.linkStatistics)")
+    #expect(after.badFrames == before.badFrames, "the board's UART buffer overran")
+    #expect(host.linkStatistics.retransmissions == resentBefore, "no frame of the burst was resent")
+    #expect(host.errorsReceived.isEmpty)
+  }
+}
