@@ -40,15 +40,21 @@ struct LinkRecoveryTests {
     }
   }
 
-  @Test("A gap gets a NAK at once; the sender resends from it before any timeout")
-  func nakOnGap() {
+  /// A clean line that delivered batch 0 (so both sides follow each other and an RTT is known),
+  /// then lost batch 1 on the way.
+  static func lineThatLostBatchOne() -> SimulatedLine {
     var line = SimulatedLine()
     line.hostSends(LinkTests.batch(0))
     for _ in 0..<20 { line.advance(0.0005) }
-    // Lose the next frame on the way: drop its bytes, then send one more.
     line.hostSends(LinkTests.batch(1))
     line.toBoard.removeAll()
-    line.hostSends(LinkTests.batch(2))
+    return line
+  }
+
+  @Test("A gap gets a NAK at once; the sender resends from it before any timeout")
+  func nakOnGap() {
+    var line = Self.lineThatLostBatchOne()
+    line.hostSends(LinkTests.batch(2))  // reveals the gap
     for _ in 0..<6 { line.advance(0.0005) }  // 3 ms: the NAK's round trip, far under the 25 ms RTO
     #expect(line.board.statistics.naksSent == 1)
     #expect(line.host.statistics.fastRecoveries == 1 && line.host.statistics.timeouts == 0)
@@ -57,11 +63,7 @@ struct LinkRecoveryTests {
 
   @Test("A lost frame at the tail (nothing after it) or a lost ack: a poll recovers it in ~5 ms")
   func pollRecoversTail() {
-    var line = SimulatedLine()
-    line.hostSends(LinkTests.batch(0))
-    for _ in 0..<20 { line.advance(0.0005) }
-    line.hostSends(LinkTests.batch(1))
-    line.toBoard.removeAll()  // the last frame is lost: no later one reveals the gap
+    var line = Self.lineThatLostBatchOne()  // the last frame: no later one reveals the gap
     for _ in 0..<16 { line.advance(0.0005) }  // 8 ms: one poll, its NAK, the resend
     #expect(line.host.statistics.polls == 1 && line.host.statistics.timeouts == 0)
     #expect(line.boardReceived.count == 2)
