@@ -37,9 +37,18 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
+    // One session for the port: the connection continues the probe's link, so no ack the board
+    // meant for the probe can be taken for a new session's (docs/protocol.md §4.5). Timers count
+    // from when a frame has left the wire (§4.3).
+    let origin = MonotonicTime.seconds()
+    var link = ReliableLink(
+      session: UInt8.random(in: 1...255),
+      configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
     let result: ProbeResult
     do {
-      result = try Prober(timeout: probeTimeout, clockSamples: 0).probe(transport)
+      result = try Prober(timeout: probeTimeout, clockSamples: 0).probe(transport, link: &link) {
+        MonotonicTime.seconds() - origin
+      }
     } catch {
       transport.close()
       throw HapticEngineError(.serverInitFailed, error.description)
@@ -52,11 +61,10 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
     profile = profileFor(capabilities) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
-    // Timers count from when a frame has left the wire (docs/protocol.md §4.3).
-    configuration.link.bytePeriod = ReliableLink.Configuration.bytePeriod(baud: baud)
     let box = HandlerBox()
     connection = BoardConnection(
       transport: transport, clockFrequency: Double(capabilities.clockFrequency), configuration: configuration,
+      continuing: link, origin: origin,
       onMessage: { message in box.message?(message) },
       onEvent: { event in
         switch event {

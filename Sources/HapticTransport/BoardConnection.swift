@@ -42,7 +42,7 @@ public final class BoardConnection: @unchecked Sendable {
   private var nextQuery = UInt16.random(in: 1...UInt16.max)
   private var closed = false
   private var thread: Thread?
-  private let start = MonotonicTime.seconds()
+  private let start: Double
   private let onMessage: @Sendable (WireMessage) -> Void
   private let onEvent: @Sendable (Event) -> Void
 
@@ -54,15 +54,20 @@ public final class BoardConnection: @unchecked Sendable {
   ///   - configuration: heartbeat, clock and link settings.
   ///   - onMessage: called on the reader thread for every message the board sends.
   ///   - onEvent: called on the reader thread on a board reset or a disconnect.
+  ///   - continuing: a link whose session goes on (a probe's on the same port), with `origin`,
+  ///     the ``MonotonicTime`` reading its times count from; else a new session (then
+  ///     `configuration.link` applies).
   public init(
     transport: any ByteTransport, clockFrequency: Double?, configuration: Configuration = Configuration(),
+    continuing: ReliableLink? = nil, origin: Double? = nil,
     onMessage: @escaping @Sendable (WireMessage) -> Void = { _ in },
     onEvent: @escaping @Sendable (Event) -> Void = { _ in }
   ) {
     self.transport = transport
     self.configuration = configuration
     self.clockFrequency = clockFrequency
-    link = ReliableLink(session: UInt8.random(in: 1...255), configuration: configuration.link)
+    start = origin ?? MonotonicTime.seconds()
+    link = continuing ?? ReliableLink(session: UInt8.random(in: 1...255), configuration: configuration.link)
     sync = clockFrequency.map { ClockSync(clockFrequency: $0) }
     self.onMessage = onMessage
     self.onEvent = onEvent

@@ -47,13 +47,18 @@ public struct Prober: Sendable {
   /// - Throws: ``TransportError`` when the port fails (disconnect, I/O error); a board that does
   ///   not answer is a result with `supportsHaptics == false`, not an error.
   public func probe(_ transport: any ByteTransport) throws(TransportError) -> ProbeResult {
-    let clock = ContinuousClock()
-    let start = clock.now
-    func now() -> Double {
-      let elapsed = clock.now - start
-      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    let start = MonotonicTime.seconds()
     var link = ReliableLink(session: UInt8.random(in: 1...255))
+    return try probe(transport, link: &link) { MonotonicTime.seconds() - start }
+  }
+
+  /// Probes the board on `transport` through `link`, whose session a ``BoardConnection`` can
+  /// then continue (`BoardConnection(continuing:)`): one session for the port, so no ack the
+  /// board meant for the probe can be taken for a later session's (docs/protocol.md §4.5).
+  /// `now` is the link's clock, seconds.
+  public func probe(_ transport: any ByteTransport, link: inout ReliableLink, now: @escaping () -> Double)
+    throws(TransportError) -> ProbeResult
+  {
     var decoder = FrameDecoder()
     var result = ProbeResult(port: transport.name, supportsHaptics: false, retransmissions: 0)
     var sync: ClockSync?

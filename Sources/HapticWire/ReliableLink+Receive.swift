@@ -14,15 +14,29 @@ extension ReliableLink {
       }
       let startsSession = frame.flags.contains(.reliable) && frame.flags.contains(.syn)
       // Frames from a session other than the peer's current one are stale (or from a peer that
-      // restarted and has not sent its SYN yet): ignore them, acks included.
-      if !startsSession, let peerSession, frame.session != peerSession { continue }
+      // restarted and has not sent its SYN yet): ignore them, acks included — but answer a poll
+      // with "I follow none of your sessions", so its sender resends its SYN at once.
+      if !startsSession, let peerSession, frame.session != peerSession {
+        if frame.type == WireMessage.Kind.ack.rawValue && frame.flags.contains(.poll) { followsNone = true }
+        continue
+      }
       pollsUnanswered = 0  // the peer is there
       peerHeard = true
       if frame.flags.contains(.ackValid) {
         processAck(frame, now: now, output: &output)
       } else if frame.flags.contains(.nak), frame.type == WireMessage.Kind.ack.rawValue {
-        // The peer follows none of our sessions (our SYN was lost): resend from it at once.
-        fastRetransmit(now: now, output: &output)
+        // The peer follows none of our sessions: our SYN was lost, or an ack the peer meant for
+        // an earlier session on the port (another process's) was taken for ours — an ack does
+        // not say which session it means. Start our session again: what the peer has not
+        // acknowledged goes out renumbered from a new SYN.
+        // Once the peer acknowledged the restarted session, a NAK alone still arriving answers a
+        // poll sent before it (the line keeps order): acting on it would renumber again.
+        if nakRestart != .acknowledged {
+          statistics.fastRecoveries += 1
+          restartSending()
+          nakRestart = .awaitingAck
+          output.bytes += [0] + pump(now: now)
+        }
       }
       guard frame.flags.contains(.reliable) else {
         if frame.type != WireMessage.Kind.ack.rawValue {
@@ -30,7 +44,7 @@ extension ReliableLink {
         } else if frame.flags.contains(.poll) {
           // A poll: answer at once; behind the sender's next number means frames went missing,
           // and following none of its sessions means all of them did.
-          if peerSession != nil, let expected {
+          if peerSession == frame.session, let expected {
             mustAck = true
             if Int8(bitPattern: frame.seq &- expected) > 0 { gap = true }
           } else {
@@ -51,6 +65,7 @@ extension ReliableLink {
           if peerSession != nil {
             output.events.append(.peerRestarted)
             restartSending()
+            nakRestart = .none
           } else if let first = inFlight.first, now - first.firstSent >= timer.timeout {
             // First contact: what we sent before anyone listened (a board's reset notice, with
             // our SYN) goes out again now, not after a backed-off RTO (§4.1). Frames younger
@@ -79,9 +94,11 @@ extension ReliableLink {
     if mustAck, expected != nil {
       if gap { statistics.naksSent += 1 }
       output.bytes += ackFrame(gap ? .nak : [], now: now)
-    } else if followsNone && expected == nil {
+    } else if followsNone {
       statistics.naksSent += 1
-      output.bytes += ackFrame(.nak, now: now)  // no ACK_VALID: "I follow none of your sessions"
+      // No ACK_VALID: "I follow none of your sessions".
+      output.bytes += WireFrame(flags: .nak, session: session, seq: 0, ack: 0, type: WireMessage.Kind.ack.rawValue, payload: [])
+        .encoded()
     }
     output.bytes += pump(now: now)
     return output
@@ -101,6 +118,7 @@ extension ReliableLink {
       // ack, window waits and recoveries included.
       deliveryDelay.record(max(now - first.queued, 0), now: now)
       inFlight.removeFirst(acknowledged)
+      if nakRestart == .awaitingAck { nakRestart = .acknowledged }
       congestionWindow = min(congestionWindow + 1, configuration.window)
       duplicateAcks = 0
       consecutiveTimeouts = 0

@@ -28,10 +28,10 @@ public struct ReliableLink: Sendable {
     public var receiveWindow: Int
 
     /// Creates settings with the documented defaults (window 8 frames and 322 bytes, RTO
-    /// 25 ms…2 s, 8 timeouts, polls after 5 ms, 3 in a row).
+    /// 25 ms…2 s, 8 timeouts, polls after 2 ms at least, 6 in a row).
     public init(
       window: Int = 8, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8, bytePeriod: Double = 0,
-      minimumPollTimeout: Double = 0.005, maxPolls: Int = 3, receiveWindow: Int = ReliableLink.Configuration.minimumReceiveWindow
+      minimumPollTimeout: Double = 0.002, maxPolls: Int = 6, receiveWindow: Int = ReliableLink.Configuration.minimumReceiveWindow
     ) {
       self.receiveWindow = max(receiveWindow, WireFrame.maxEncodedSize)
       self.window = min(max(window, 1), 64)
@@ -130,6 +130,12 @@ public struct ReliableLink: Sendable {
   var pollsUnanswered = 0
   /// A valid frame of the peer's current session arrived (someone is there to answer polls).
   var peerHeard = false
+  /// Where a restart on the peer's "NAK alone" stands (§4.5).
+  var nakRestart = NakRestart.none
+
+  /// A session restarted because the peer followed none of ours: until the peer acknowledges
+  /// it, another "NAK alone" restarts it again; after, one is stale.
+  enum NakRestart: Sendable { case none, awaitingAck, acknowledged }
   /// Counters so far.
   public internal(set) var statistics = Statistics()
   /// How long acknowledgements took lately (from a message being handed to the link: waiting

@@ -55,7 +55,7 @@ struct LinkRecoveryTests {
   func nakOnGap() {
     var line = Self.lineThatLostBatchOne()
     line.hostSends(LinkTests.batch(2))  // reveals the gap
-    for _ in 0..<6 { line.advance(0.0005) }  // 3 ms: the NAK's round trip, far under the 25 ms RTO
+    for _ in 0..<8 { line.advance(0.0005) }  // 4 ms: the NAK's round trip, far under the 25 ms RTO
     #expect(line.board.statistics.naksSent == 1)
     #expect(line.host.statistics.fastRecoveries == 1 && line.host.statistics.timeouts == 0)
     #expect(line.boardReceived == (0..<3).map(LinkTests.batch), "in order, the lost one included")
@@ -74,7 +74,7 @@ struct LinkRecoveryTests {
     #expect(line.boardReceived.count == 3)
     line.toHost.removeAll()
     for _ in 0..<16 { line.advance(0.0005) }
-    #expect(line.host.unacknowledged == 0 && line.host.statistics.retransmissions == 1, "acknowledged by the poll")
+    #expect(line.host.unacknowledged == 0 && line.host.statistics.retransmissions == 2, "acknowledged by the poll (the tail frame went twice)")
   }
 
   @Test("The backed-off RTO stays until a frame sent once is acknowledged (RFC 6298 §5.7)")
@@ -102,13 +102,13 @@ struct LinkRecoveryTests {
     for n in 0..<8 { _ = link.send(LinkTests.batch(n), now: 0) }
     let nak = WireFrame(flags: [.ackValid, .nak], session: 9, seq: 0, ack: 0, type: 0, payload: [])
     let resent = decoder.feed(link.receive([nak], now: 0.001).bytes)
-    #expect(resent.count == 4, "window 8 halved: 4 frames now, \(resent.map(\.seq))")
-    #expect(resent.map(\.seq) == [0, 1, 2, 3])
+    #expect(resent.count == 5, "window 8 halved: 4 frames now, the awaited one twice, \(resent.map(\.seq))")
+    #expect(resent.map(\.seq) == [0, 1, 2, 3, 0])
     // Two acknowledged: the window grows by one per ack, the next resends follow in order.
     let ack = WireFrame(flags: [.ackValid], session: 9, seq: 0, ack: 2, type: 0, payload: [])
     let more = decoder.feed(link.receive([ack], now: 0.002).bytes)
     #expect(more.map(\.seq) == [4, 5, 6], "\(more.map(\.seq))")
-    #expect(link.statistics.fastRecoveries == 1 && link.statistics.retransmissions == 7)
+    #expect(link.statistics.fastRecoveries == 1 && link.statistics.retransmissions == 8)
   }
 
   @Test("First contact: a board's unanswered frames (its SYN) go out again at once, not after the RTO")
@@ -152,5 +152,35 @@ struct LinkRecoveryTests {
     var small: [WireFrame] = []
     for _ in 0..<8 { small += decoder.feed(link.send(type: 0x0A, payload: [UInt8](repeating: 1, count: 30), now: 0.02)) }
     #expect(small.count == 1, "the big frame leaves room for one 42-byte frame: \(small.count)")
+  }
+
+  @Test("A board still following another host's session: a poll gets 'follows none' and the host restarts its own")
+  func newHostAfterAnother() {
+    var board = ReliableLink(session: 1)
+    var other = ReliableLink(session: 121)
+    var host = ReliableLink(session: 29)
+    var decoder = FrameDecoder()
+    // Another process's identify: the board follows it and answers (ack + its session's SYN).
+    let answer = decoder.feed(board.receive(decoder.feed(other.send(.identify, now: 0)), now: 0.001).bytes)
+    // A new host opens the port: its SYN frame is lost; its second frame arrives, stale to the
+    // board. The board's ack for the other host's frame is taken for the new host's SYN (an ack
+    // does not say which session it means) — the case §4.5's "NAK alone" repairs.
+    _ = host.send(.clockQuery(id: 7), now: 0.010)
+    let stale = decoder.feed(host.send(.statusRequest, now: 0.010))
+    #expect(board.receive(stale, now: 0.011).frames.isEmpty, "stale: not delivered")
+    _ = host.receive(answer, now: 0.012)
+    #expect(host.unacknowledged == 1)
+    // The host polls; the board answers "follows none"; the host starts its session again.
+    let poll = decoder.feed(host.poll(now: host.nextDeadline ?? 1).bytes)
+    #expect(poll.first?.flags.contains(.poll) == true)
+    let none = decoder.feed(board.receive(poll, now: 0.02).bytes)
+    #expect(none.count == 1 && none.first?.flags == .nak, "\(none.map(\.flags))")
+    let again = decoder.feed(host.receive(none, now: 0.021).bytes)
+    #expect(again.first?.flags.contains(.syn) == true && again.first?.seq == 0)
+    let restart = board.receive(again, now: 0.022)
+    #expect(restart.events == [.peerRestarted])
+    #expect(restart.frames.map(\.type) == [WireMessage.Kind.statusRequest.rawValue], "delivered after the restart")
+    _ = host.receive(decoder.feed(restart.bytes), now: 0.023)
+    #expect(host.unacknowledged == 0)
   }
 }

@@ -173,6 +173,7 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
     link->timeouts = 0;
     link->lost = false;
     link->last_poll = 0;
+    if (link->nak_restart == NAK_RESTART_AWAITING) link->nak_restart = NAK_RESTART_ACKNOWLEDGED;
     if (nak && link->sent > 0) fast_retransmit(link, now);
   } else if (ack == first) {
     if (nak) {
@@ -217,14 +218,23 @@ static bool poll_due(const link_t *link, uint32_t *at) {
 link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
   bool reliable = (frame->flags & FLAG_RELIABLE) != 0;
   bool starts_session = reliable && (frame->flags & FLAG_SYN);
-  /* Stale: another session without SYN (acks included). */
-  if (!starts_session && link->following && frame->session != link->peer_session) return LINK_IGNORE;
+  /* Stale: another session without SYN (acks included) — but a poll gets "I follow none of your
+   * sessions" (NAK without ACK_VALID), so its sender resends its SYN at once (§4.5). */
+  if (!starts_session && link->following && frame->session != link->peer_session) {
+    if (!reliable && frame->type == MSG_ACK && (frame->flags & FLAG_POLL)) link->stranger_nak_pending = true;
+    return LINK_IGNORE;
+  }
   if (link->following && frame->session == link->peer_session) link->polls = 0; /* the host is there */
   if (frame->flags & FLAG_ACK_VALID) {
     process_ack(link, frame, now);
-  } else if ((frame->flags & FLAG_NAK) && frame->type == MSG_ACK && link->sent > 0) {
-    /* The host follows none of our sessions (our SYN was lost): resend from it at once. */
-    fast_retransmit(link, now);
+  } else if ((frame->flags & FLAG_NAK) && frame->type == MSG_ACK && link->nak_restart != NAK_RESTART_ACKNOWLEDGED) {
+    /* The host follows none of our sessions (our SYN was lost, or the host is new): start ours
+     * again, renumbered from a SYN. Once the host has acknowledged that, a NAK alone still
+     * arriving is stale. */
+    link->fast_recoveries++;
+    restart_session(link);
+    link->nak_restart = NAK_RESTART_AWAITING;
+    link->delimiter_pending = true;
   }
   if (!reliable) {
     if (frame->type != MSG_ACK) return LINK_DELIVER;
@@ -248,6 +258,7 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
     } else {
       if (link->following) {
         restart_session(link);
+        link->nak_restart = NAK_RESTART_NONE;
       } else if (link->sent > 0) {
         /* First contact: what we sent before anyone listened goes out again now. */
         retransmit_all(link);
@@ -306,6 +317,19 @@ void link_poll(link_t *link, uint32_t now) {
     if (link->nak_pending) link->naks_sent++;
     link->ack_pending = false;
     link->nak_pending = false;
+  }
+  if (link->stranger_nak_pending) {
+    frame.version = PROTOCOL_VERSION;
+    frame.flags = FLAG_NAK;
+    frame.session = link->session;
+    frame.seq = 0;
+    frame.ack = 0;
+    frame.type = MSG_ACK;
+    frame.length = 0;
+    frame.payload = 0;
+    if (!transmit(&frame)) return;
+    link->stranger_nak_pending = false;
+    link->naks_sent++;
   }
   uint32_t poll_at;
   if (poll_due(link, &poll_at) && (int32_t)(now - poll_at) >= 0) {

@@ -30,12 +30,17 @@
 #define LINK_RTO_MIN (25UL * BOARD_TICKS_PER_MS)
 #define LINK_RTO_MAX (2000UL * BOARD_TICKS_PER_MS)
 #define LINK_RTO_GRANULARITY (1UL * BOARD_TICKS_PER_MS)
-/* Polls (§4.5): after max(2 SRTT, 5 ms) without an ack, at most 3 in a row unanswered. */
+/* Polls (§4.5): after max(2 SRTT, 5 ms) without an ack, at most 3 in a row unanswered (within
+ * the spec's at least 2 ms and at most 6: the board sends only short replies). */
 #define LINK_POLL_MIN (5UL * BOARD_TICKS_PER_MS)
 #define LINK_MAX_POLLS 3
 /* Consecutive timeouts without progress after which the link counts as lost. */
 #define LINK_MAX_TIMEOUTS 8
 
+/* A session restarted on the host's NAK alone (§4.5): awaiting its ack, or acknowledged. */
+#define NAK_RESTART_NONE 0
+#define NAK_RESTART_AWAITING 1
+#define NAK_RESTART_ACKNOWLEDGED 2
 /* Slot flags. */
 #define SLOT_SYN 0x01     /* first frame of this side's session */
 #define SLOT_DYNAMIC 0x02 /* payload generated at send time (capabilities) */
@@ -63,7 +68,8 @@ typedef struct {
   bool syn_next;        /* the next new reliable frame starts our session */
   bool ack_pending;     /* an ack message must go out */
   bool nak_pending;     /* ... with NAK: a gap was seen (§4.5) */
-  bool poll_pending;    /* a poll must go out */
+  bool stranger_nak_pending; /* a poll from a session we do not follow: NAK alone (§4.5) */
+  uint8_t nak_restart;       /* NAK_RESTART_* */
   uint8_t polls;        /* polls sent since the host was last heard */
   uint32_t last_poll;   /* ticks of the last poll (0: none since the last transmission) */
   bool delimiter_pending; /* a 0x00 goes before a retransmission burst */

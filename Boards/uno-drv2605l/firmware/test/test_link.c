@@ -304,6 +304,18 @@ static void fast_recovery_with_nak_and_poll(void) {
   host_read(&other);
   const host_frame_t *none = host_find(&other, MSG_ACK);
   CHECK(none != NULL && none->frame.flags == FLAG_NAK);
+  /* A board following one host (a probe) polled by another whose SYN was lost: NAK alone too,
+   * not an ack of the first host's numbers. */
+  host_t first;
+  boot_and_connect(&first, 1000);
+  frame_t second_poll = {1, FLAG_ACK_VALID | FLAG_POLL, 0x56, 1, 0, MSG_ACK, 0, 0};
+  host_send_frame(&second_poll);
+  run_for(MS_TICKS(1));
+  host_t second;
+  host_init(&second, 0x56);
+  host_read(&second);
+  const host_frame_t *answer = host_find(&second, MSG_ACK);
+  CHECK(answer != NULL && answer->frame.flags == FLAG_NAK && answer->frame.ack == 0);
 }
 
 static void rto_follows_round_trips(void) {
