@@ -27,7 +27,7 @@ import Testing
     #expect(try #require(report["lookahead_ms"] as? Double) <= 100, "grows only as far as the link needs")
   }
 
-  @Test("1 % byte loss, 0.1 % corruption: a handful of late frames at most (was 236–276 and 150 underruns)")
+  @Test("1 % byte loss, 0.1 % corruption: at most a few late batches (was 236–276, and 150 underruns)")
   func highLoss() throws {
     let report = try Self.play(drop: "0.01", corrupt: "0.001")
     print("1 % loss: \(report)")
@@ -37,6 +37,7 @@ import Testing
     #expect(lookahead > 60 && lookahead <= 400, "the lookahead grew with the loss, within its bound")
     let underruns = try #require(report["underruns"] as? Int)
     let late = try #require(report["late_segments"] as? Int)
-    #expect(underruns <= 10 && late <= 15, "\(underruns) underruns, \(late) late segments")
+    // Measured 0–1 underruns and 0–2 late batches in 8 runs.
+    #expect(underruns <= 5 && late <= 5, "\(underruns) underruns, \(late) late segments")
   }
 }
