@@ -61,10 +61,12 @@ extension ReliableLink {
     pollsUnanswered = 0
     for index in inFlight.indices { inFlight[index].onWire = false }
     bytes += pump(now: now)
-    // The frame the peer waits for goes twice: on a lossy line a resend is lost as often as the
-    // original (40 % for a 50-byte frame at 1 % byte loss), and each round costs a poll and a
-    // round trip; the peer drops the copy it does not need.
-    if let first = inFlight.first, first.onWire {
+    // The frame the peer waits for goes twice, when the receive window has room for the copy:
+    // on a lossy line a resend is lost as often as the original (40 % for a 50-byte frame at 1 %
+    // byte loss), and each round costs a poll and a round trip; the peer drops the spare copy.
+    if let first = inFlight.first, first.onWire,
+      bytesOnWire + Self.sizeBound(first.frame.payload.count) <= configuration.receiveWindow
+    {
       statistics.retransmissions += 1
       bytes += [0] + transmit(first.frame)
     }

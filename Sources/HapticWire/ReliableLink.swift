@@ -196,14 +196,15 @@ public struct ReliableLink: Sendable {
 
   /// Transmits what the congestion window allows: first frames a go-back-N left to resend (in
   /// order), then new ones while the send window has room.
+  /// The most bytes of frames on the wire, not yet acknowledged.
+  var bytesOnWire: Int {
+    inFlight.reduce(0) { $0 + ($1.onWire ? Self.sizeBound($1.frame.payload.count) : 0) }
+  }
+
   mutating func pump(now: Double) -> [UInt8] {
     var bytes: [UInt8] = []
-    var onWire = 0
-    var bytesOnWire = 0
-    for frame in inFlight where frame.onWire {
-      onWire += 1
-      bytesOnWire += Self.sizeBound(frame.frame.payload.count)
-    }
+    var onWire = framesOnWire
+    var bytesOnWire = self.bytesOnWire
     /// Whether a frame with `payload` bytes may go now: within the congestion window and the
     /// peer's receive window (one frame always may, when nothing else is on the wire).
     func fits(_ payload: Int) -> Bool {
