@@ -20,11 +20,29 @@ final class EmulatorHost {
   var answering = true
   private var nextQueryID: UInt16 = 0x100
 
-  init(path: String) throws {
-    transport = try Transports.open(path: path, baud: 115_200)
+  convenience init(path: String) throws {
+    try self.init(transport: Transports.open(path: path, baud: 115_200))
+  }
+
+  /// A host on `transport` (a pty, or a loopback to an in-process simulator).
+  init(transport: any ByteTransport) throws {
+    self.transport = transport
     // A delimiter first flushes whatever partial frame the board may hold (§2).
     try transport.write([0])
   }
+
+  /// Sends a reliable frame of any type (unknown types included).
+  func sendReliable(type: UInt8, payload: [UInt8]) throws {
+    try transport.write(link.send(type: type, payload: payload, now: emulatorMonotonicSeconds()))
+  }
+
+  /// Writes `frame` as it is (unreliable frames, other versions).
+  func sendRaw(_ frame: WireFrame) throws {
+    try transport.write(frame.encoded())
+  }
+
+  /// The link's session (for hand-made frames).
+  var session: UInt8 { link.session }
 
   deinit { transport.close() }
 

@@ -1,0 +1,110 @@
+import Foundation
+import HapticRenderer
+import HapticSimulator
+import HapticTransport
+import HapticWire
+import Testing
+
+/// One board conformance suite (issue 13, docs/protocol.md): the same checks against the
+/// simulator in process, `sim serve` on a pseudo-terminal and the emulated Uno running the real
+/// firmware. A new board passes these before it is added (docs/boards.md).
+@Suite("Board conformance", .serialized)
+struct ConformanceTests {
+  enum Target: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case simulator, simServe, emulatedUno
+    var testDescription: String { rawValue }
+  }
+
+  /// The targets this machine can run (the emulated Uno needs simavr and avr-gcc).
+  static let targets = Target.allCases.filter { $0 != .emulatedUno || EmulatorToolchain.missing.isEmpty }
+
+  /// Runs `body` with a host connected to a fresh board of `target`.
+  static func withBoard(_ target: Target, _ body: (EmulatorHost) throws -> Void) throws {
+    switch target {
+    case .simulator:
+      let (hostSide, boardSide) = LoopbackTransport.pair()
+      let server = SimulatorServer(
+        board: SimulatedBoard(configuration: SimulatorConfiguration(profile: .simLRA)), transport: boardSide)
+      let thread = Thread { server.run() }
+      thread.start()
+      defer { server.stop() }
+      try body(EmulatorHost(transport: hostSide))
+    case .simServe:
+      let server = try BackgroundCLI(["sim", "serve"])
+      defer { _ = server.terminate() }
+      try body(EmulatorHost(path: server.firstLine))
+    case .emulatedUno:
+      try EmulatedBoardTests.requireBuilt()
+      let emulator = try EmulatorProcess()
+      defer { _ = emulator.stop() }
+      try body(EmulatorHost(path: emulator.ptyPath))
+    }
+  }
+
+  /// The next `error` the board sends within `timeout`, if any.
+  static func nextError(_ host: EmulatorHost, timeout: Double = 0.3) throws -> ProtocolError? {
+    let reply = try host.wait(timeout: timeout) { if case .error = $0 { return true } else { return false } }
+    if case .error(let error)? = reply?.message { return error }
+    return nil
+  }
+
+  @Test("Handshake: identify answers capabilities in one round trip; a clock query echoes its id", arguments: targets)
+  func handshake(_ target: Target) throws {
+    try Self.withBoard(target) { host in
+      let asked = emulatorMonotonicSeconds()
+      let capabilities = try #require(try host.identify(), "no capabilities")
+      #expect(emulatorMonotonicSeconds() - asked < 0.1, "answered in one round trip plus processing")
+      #expect(capabilities.boardID == (target == .emulatedUno ? "uno-drv2605l" : "sim-lra"), "the board under test")
+      #expect(capabilities.protocolVersion == WireFrame.protocolVersion)
+      #expect(capabilities.channels.contains { $0.kind != .none })
+      try host.send(.clockQuery(id: 0x4242))
+      let clock = try host.wait(timeout: 1) { if case .clock(0x4242, _) = $0 { return true } else { return false } }
+      #expect(clock != nil, "the clock answer carries the query's id")
+    }
+  }
+
+  @Test("Errors are the documented ones, and only reliable frames get answers", arguments: targets)
+  func errors(_ target: Target) throws {
+    try Self.withBoard(target) { host in
+      _ = try #require(try host.identify())
+      try host.sendReliable(type: 0x42, payload: [1, 2])
+      #expect(try Self.nextError(host) == ProtocolError(code: .unknownMessage, messageType: 0x42, detail: 0))
+      try host.sendRaw(WireFrame(flags: [], session: host.session, seq: 0, ack: 0, type: 0x43, payload: [1]))
+      #expect(try Self.nextError(host, timeout: 0.1) == nil, "an unreliable unknown frame is ignored")
+      try host.sendRaw(WireFrame(version: 2, flags: [.reliable], session: 0x99, seq: 0, ack: 0, type: 0x0A, payload: []))
+      #expect(try Self.nextError(host) == ProtocolError(code: .unsupportedVersion, messageType: 0x0A, detail: 1))
+      let batch = SegmentBatch(
+        channel: 7, startTime: 0, levelBytes: 1, segments: [.init(frames: 5, startLevel: 1, endLevel: 1, startFrequency: 0, endFrequency: 0)])
+      try host.send(.queueSegments(batch))
+      #expect(try Self.nextError(host) == ProtocolError(code: .badChannel, messageType: 0x05, detail: 7))
+      try host.send(.setWatchdog(milliseconds: 5))
+      #expect(try Self.nextError(host)?.code == .badPayload)
+      try host.send(.stop(channels: 0xFF))
+      #expect(try Self.nextError(host, timeout: 0.1) == nil, "stop names missing channels without an error")
+    }
+  }
+
+  @Test("Watchdog: idle, armed with drive queued, fired once after silence, then idle", arguments: targets)
+  func watchdog(_ target: Target) throws {
+    try Self.withBoard(target) { host in
+      _ = try #require(try host.identify())
+      let first = try #require(try host.status())
+      #expect(first.watchdog == .idle)
+      let capabilities = try #require(host.received.lazy.compactMap { entry -> BoardCapabilities? in
+        if case .capabilities(let c) = entry.message { return c } else { return nil }
+      }.first)
+      let ticks = UInt32(capabilities.clockFrequency / 1000)  // per millisecond
+      let batch = SegmentBatch(
+        channel: 0, startTime: first.boardTime &+ 50 &* ticks, levelBytes: 2,
+        segments: [.init(frames: 2_000, startLevel: 60, endLevel: 60, startFrequency: 0, endFrequency: 0)])
+      try host.send(.queueSegments(batch))
+      #expect(try host.status()?.watchdog == .armed)
+      host.answering = false
+      usleep(300_000)  // silence: more than the 100 ms watchdog
+      host.answering = true
+      let after = try #require(try host.status())
+      #expect(after.watchdog == .fired && after.channels.first?.queueFill == 0, "\(after)")
+      #expect(try host.status()?.watchdog == .idle, "fired is reported once")
+    }
+  }
+}
