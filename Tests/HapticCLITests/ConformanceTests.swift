@@ -107,4 +107,32 @@ struct ConformanceTests {
       #expect(try host.status()?.watchdog == .idle, "fired is reported once")
     }
   }
+
+  @Test("A level beyond full scale drives and reports full scale; a late batch counts once", arguments: targets)
+  func valuesAndLateness(_ target: Target) throws {
+    try Self.withBoard(target) { host in
+      let capabilities = try #require(try host.identify())
+      let channel = try #require(capabilities.channels.first)
+      let signed = capabilities.features.contains(.signedLevels)
+      let maxLevel = signed ? (1 << (channel.amplitudeBits - 1)) - 1 : (1 << channel.amplitudeBits) - 1
+      let ticks = UInt32(capabilities.clockFrequency / 1000)  // per millisecond
+      let now = try #require(try host.status()).boardTime
+      let loud = SegmentBatch(
+        channel: 0, startTime: now &+ 20 &* ticks, levelBytes: 2,
+        segments: [.init(frames: 300, startLevel: 300, endLevel: 300, startFrequency: 0, endFrequency: 0)])
+      try host.send(.queueSegments(loud))
+      usleep(45_000)  // playing by now; well inside the 100 ms watchdog
+      let playing = try #require(try host.status())
+      #expect(playing.channels.first.map { Int($0.level) } == maxLevel, "level 300 drives \(maxLevel): \(playing)")
+      // A batch that starts 50 ms in the past: its past part is skipped and it counts once.
+      let late = SegmentBatch(
+        channel: 0, startTime: playing.boardTime &- 50 &* ticks, levelBytes: 1,
+        segments: [.init(frames: 100, startLevel: 40, endLevel: 40, startFrequency: 0, endFrequency: 0)])
+      try host.send(.replaceSegments(late))
+      let after = try #require(try host.status())
+      let before = playing.channels.first?.lateSegments ?? 0
+      #expect(after.channels.first?.lateSegments == before &+ 1, "\(after)")
+      try host.send(.stop(channels: 0xFF))
+    }
+  }
 }
