@@ -18,8 +18,12 @@ struct ConformanceTests {
   /// The targets this machine can run (the emulated Uno needs simavr and avr-gcc).
   static let targets = Target.allCases.filter { $0 != .emulatedUno || EmulatorToolchain.missing.isEmpty }
 
-  /// Runs `body` with a host connected to a fresh board of `target`.
-  static func withBoard(_ target: Target, _ body: (EmulatorHost) throws -> Void) throws {
+  /// Runs `body` with a host connected to a fresh board of `target`; with `faults`, what the
+  /// host writes goes through them (drops, corruption).
+  static func withBoard(_ target: Target, faults: FaultModel? = nil, _ body: (EmulatorHost) throws -> Void) throws {
+    func host(_ transport: any ByteTransport) throws -> EmulatorHost {
+      try EmulatorHost(transport: faults.map { FaultInjectingTransport(transport, faults: $0) } ?? transport)
+    }
     switch target {
     case .simulator:
       let (hostSide, boardSide) = LoopbackTransport.pair()
@@ -28,16 +32,16 @@ struct ConformanceTests {
       let thread = Thread { server.run() }
       thread.start()
       defer { server.stop() }
-      try body(EmulatorHost(transport: hostSide))
+      try body(host(hostSide))
     case .simServe:
       let server = try BackgroundCLI(["sim", "serve"])
       defer { _ = server.terminate() }
-      try body(EmulatorHost(path: server.firstLine))
+      try body(host(Transports.open(path: server.firstLine, baud: 115_200)))
     case .emulatedUno:
       try EmulatedBoardTests.requireBuilt()
       let emulator = try EmulatorProcess()
       defer { _ = emulator.stop() }
-      try body(EmulatorHost(path: emulator.ptyPath))
+      try body(host(Transports.open(path: emulator.ptyPath, baud: 115_200)))
     }
   }
 
@@ -133,6 +137,22 @@ struct ConformanceTests {
       let before = playing.channels.first?.lateSegments ?? 0
       #expect(after.channels.first?.lateSegments == before &+ 1, "\(after)")
       try host.send(.stop(channels: 0xFF))
+    }
+  }
+
+  @Test("Loss and recovery: 2 % of the host's bytes dropped, every query still answered once", arguments: targets)
+  func lossAndRecovery(_ target: Target) throws {
+    try Self.withBoard(target, faults: FaultModel(dropRate: 0.02, corruptRate: 0.002, seed: 11)) { host in
+      _ = try #require(try host.identify(timeout: 5))
+      for id in UInt16(1)...20 {
+        try host.send(.clockQuery(id: id))
+        let answer = try host.wait(timeout: 2) { if case .clock(id, _) = $0 { return true } else { return false } }
+        #expect(answer != nil, "query \(id) answered")
+      }
+      let answers = host.received.filter { if case .clock = $0.message { return true } else { return false } }
+      #expect(answers.count == 20, "each query answered exactly once")
+      let status = try #require(try host.status(timeout: 5))
+      #expect(status.badFrames > 0 || host.linkStatistics.retransmissions > 0, "the faults were real")
     }
   }
 }
