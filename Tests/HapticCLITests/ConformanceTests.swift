@@ -155,4 +155,46 @@ struct ConformanceTests {
       #expect(status.badFrames > 0 || host.linkStatistics.retransmissions > 0, "the faults were real")
     }
   }
+
+  @Test("set watchdog applies; a batch that does not fit is refused whole with the free slots", arguments: targets)
+  func watchdogSettingAndQueueFull(_ target: Target) throws {
+    try Self.withBoard(target) { host in
+      let capabilities = try #require(try host.identify())
+      let ticks = UInt32(capabilities.clockFrequency / 1000)  // per millisecond
+      // 300 ms watchdog: 200 ms of silence keep the drive, 400 ms more stop it.
+      try host.send(.setWatchdog(milliseconds: 300))
+      let now = try #require(try host.status()).boardTime
+      try host.send(.queueSegments(SegmentBatch(
+        channel: 0, startTime: now &+ 10 &* ticks, levelBytes: 1,
+        segments: [.init(frames: 3_000, startLevel: 50, endLevel: 50, startFrequency: 0, endFrequency: 0)])))
+      _ = try host.status()
+      host.answering = false
+      usleep(200_000)
+      host.answering = true
+      #expect(try host.status()?.watchdog == .armed, "200 ms of silence is within 300 ms")
+      host.answering = false
+      usleep(400_000)
+      host.answering = true
+      #expect(try host.status()?.watchdog == .fired)
+      // Fill the queue with 1-frame segments until a batch no longer fits.
+      let depth = Int(capabilities.queueDepth)
+      let size = min(60, depth / 2 + 1)  // 3 bytes a segment: one frame each
+      var start = try #require(try host.status()).boardTime &+ 1_000 &* ticks
+      var refused: ProtocolError?
+      for _ in 0..<(depth / size + 2) {
+        let segments = (0..<size).map { SegmentBatch.Segment(frames: 1, startLevel: $0 % 2 == 0 ? 10 : 20, endLevel: $0 % 2 == 0 ? 10 : 20, startFrequency: 0, endFrequency: 0) }
+        try host.send(.queueSegments(SegmentBatch(channel: 0, startTime: start, levelBytes: 1, segments: segments)))
+        start &+= UInt32(size) &* ticks
+        if let error = try Self.nextError(host, timeout: 0.1) {
+          refused = error
+          break
+        }
+      }
+      let error = try #require(refused, "queue depth \(depth): a batch must be refused")
+      #expect(error.code == .queueFull && Int(error.detail) < size, "\(error)")
+      let status = try #require(try host.status())
+      #expect(status.channels.first.map { Int($0.queueFill) + Int(error.detail) } == depth, "refused whole: \(status)")
+      try host.send(.stop(channels: 0xFF))
+    }
+  }
 }
