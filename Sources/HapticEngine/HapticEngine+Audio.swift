@@ -21,10 +21,11 @@ extension HapticEngine {
     return Int((output.latency / framePeriod).rounded(.up))
   }
 
-  /// Takes the scheduler's audio marks (none without an audio output). Call with the lock held.
+  /// Takes the scheduler's audio marks; without an audio output they are dropped (taken all
+  /// the same, so a looping player's marks do not pile up). Call with the lock held.
   func takeAudioMarks() -> [(id: Int, mark: AudioMark)] {
-    guard configuration.audioOutput != nil else { return [] }
-    return scheduler?.takeAudioMarks() ?? []
+    let marks = scheduler?.takeAudioMarks() ?? []
+    return configuration.audioOutput == nil ? [] : marks
   }
 
   /// Puts the marks not yet routed on the output.

@@ -174,7 +174,9 @@ extension HapticEngine {
       scheduler.lookahead = lookahead(for: statistics)
       lookaheadPeak = max(lookaheadPeak, scheduler.lookahead)
       let batches = scheduler.tick(now: now)
-      if configuration.audioOutput != nil { marks = scheduler.takeAudioMarks() }
+      // Taken even without an output, so they do not pile up.
+      let taken = scheduler.takeAudioMarks()
+      if configuration.audioOutput != nil { marks = taken }
       // Players whose end the board has played.
       var anyActive = false
       for track in scheduler.tracks {

@@ -49,7 +49,6 @@ struct MixState: Sendable {
     tracks[index].actions.removeAll()
   }
 
-  /// Drops finished tracks with nothing pending.
   /// Takes every track's audio marks (`(track id, mark)`, in frame order per track).
   mutating func takeAudioMarks() -> [(id: Int, mark: AudioMark)] {
     var marks: [(id: Int, mark: AudioMark)] = []
@@ -60,6 +59,7 @@ struct MixState: Sendable {
     return marks
   }
 
+  /// Drops finished tracks with nothing pending.
   mutating func prune(keeping ids: Set<Int>) {
     // Only when there is something to drop: removeAll would otherwise still write the array.
     guard tracks.contains(where: { !ids.contains($0.id) }) else { return }

@@ -52,8 +52,11 @@ struct PlayerTrack: Sendable {
   var finishedAt: Int?
   /// The board frame where the track last started.
   var startedAt: Int?
-  /// What its audio did as the frames were rendered, since the engine last took them.
+  /// What its audio did as the frames were rendered, since the engine last took them (only for
+  /// a pattern with audio events).
   var audioMarks: [AudioMark] = []
+  /// Whether the pattern has audio events (else nothing is marked).
+  private let hasAudio: Bool
   /// The last value sent for each dynamic parameter (`sendParameters`): carried into new
   /// voices after a seek, a loop wrap or a rate change, so a live control stays (the end of a
   /// run clears it).
@@ -63,6 +66,7 @@ struct PlayerTrack: Sendable {
     self.id = id
     self.pattern = pattern
     self.profile = profile
+    hasAudio = pattern.events.contains { !$0.type.isHaptic }
   }
 
   /// Whether a start is pending (a finish recorded before it belongs to the previous run).
@@ -102,6 +106,7 @@ struct PlayerTrack: Sendable {
 
   /// Records what the audio does from `frame`.
   private mutating func markAudio(_ frame: Int, from offset: Double?, midEvent: Bool = false) {
+    guard hasAudio else { return }
     audioMarks.append(AudioMark(frame: frame, offset: offset, rate: rate, midEvent: midEvent))
   }
 
