@@ -68,7 +68,9 @@ extension ReliableLink {
       bytesOnWire + Self.sizeBound(first.frame.payload.count) <= configuration.receiveWindow
     {
       statistics.retransmissions += 1
-      bytes += [0] + transmit(first.frame)
+      let copy = [0] + transmit(first.frame)
+      _ = departure(of: copy.count, now: now)  // its wire time delays what follows
+      bytes += copy
     }
     return bytes
   }

@@ -194,13 +194,13 @@ public struct ReliableLink: Sendable {
   /// Frames whose latest transmission is outstanding.
   var framesOnWire: Int { inFlight.reduce(0) { $0 + ($1.onWire ? 1 : 0) } }
 
-  /// Transmits what the congestion window allows: first frames a go-back-N left to resend (in
-  /// order), then new ones while the send window has room.
   /// The most bytes of frames on the wire, not yet acknowledged.
   var bytesOnWire: Int {
     inFlight.reduce(0) { $0 + ($1.onWire ? Self.sizeBound($1.frame.payload.count) : 0) }
   }
 
+  /// Transmits what the congestion window allows: first frames a go-back-N left to resend (in
+  /// order), then new ones while the send window has room.
   mutating func pump(now: Double) -> [UInt8] {
     var bytes: [UInt8] = []
     var onWire = framesOnWire

@@ -39,17 +39,18 @@ public struct RetransmitTimer: Sendable, Hashable {
       smoothedRTT = rtt
       rttVariation = rtt / 2
     }
-    timeout = min(max((smoothedRTT ?? rtt) + max(4 * rttVariation, granularity), minimum), maximum)
+    timeout = estimate(smoothedRTT ?? rtt)
+  }
+
+  /// SRTT + max(4·RTTVAR, G), clamped: the RTO a sample sets.
+  private func estimate(_ srtt: Double) -> Double {
+    min(max(srtt + max(4 * rttVariation, granularity), minimum), maximum)
   }
 
   /// Returns the timeout to the estimate, or to the initial value before any sample: only when
   /// the peer starts a session (first contact, a restart), never on mere progress (§4.3).
   public mutating func resetBackoff() {
-    if let srtt = smoothedRTT {
-      timeout = min(max(srtt + max(4 * rttVariation, granularity), minimum), maximum)
-    } else {
-      timeout = min(max(initial, minimum), maximum)
-    }
+    timeout = smoothedRTT.map(estimate) ?? min(max(initial, minimum), maximum)
   }
 
   /// Doubles the timeout after a retransmission timeout.
