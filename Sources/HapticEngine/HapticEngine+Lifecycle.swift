@@ -219,9 +219,12 @@ extension HapticEngine {
   func transmit(_ batches: [StreamScheduler.Batch]) {
     guard !batches.isEmpty else { return }
     let levelBytes = profile.levelBytes
+    let maximumPayload = BatchPacker.maximumPayload(lossy: link.statistics.recoveries > 0)
     do {
       for batch in batches {
-        for message in BatchPacker.messages(for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame) {
+        for message in BatchPacker.messages(
+          for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload)
+        {
           try link.send(message)
         }
       }

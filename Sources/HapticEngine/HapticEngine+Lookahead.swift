@@ -33,11 +33,17 @@ extension HapticEngine {
   static let lookaheadPerDelivery = 3.0
 
   /// The delivery delay to plan for: the recent worst, and on a link that has lost anything
-  /// yet (the handshake included) at least one retransmission timeout — a young estimate has
-  /// not seen its worst.
+  /// yet (the handshake included) at least two retransmission timeouts (a lost frame whose
+  /// resend is lost too) — a young estimate has not seen its worst, and a pattern growing
+  /// denser meets more losses than the estimate saw.
   func expectedDelivery(_ statistics: BoardLinkStatistics) -> Double {
-    statistics.recoveries > 0 ? max(statistics.deliveryDelay, statistics.retransmitTimeout) : statistics.deliveryDelay
+    statistics.recoveries > 0
+      ? max(statistics.deliveryDelay, Self.lossyDeliveryTimeouts * statistics.retransmitTimeout)
+      : statistics.deliveryDelay
   }
+
+  /// Retransmission timeouts a delivery on a lossy link is planned to take at least.
+  static let lossyDeliveryTimeouts = 2.0
 
   /// The lookahead (frames) the link's `statistics` call for. Call with the lock held.
   func lookahead(for statistics: BoardLinkStatistics) -> Int {

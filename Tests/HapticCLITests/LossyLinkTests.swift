@@ -24,20 +24,20 @@ import Testing
     #expect(try #require(report["duration_s"] as? Double) > 14.9)
     #expect(try #require(report["retransmits"] as? Int) > 0, "the faults were real")
     #expect(report["underruns"] as? Int == 0 && report["late_segments"] as? Int == 0, "\(report)")
-    #expect(try #require(report["lookahead_ms"] as? Double) <= 100, "grows only as far as the link needs")
+    // Two retransmission timeouts of delivery, three times over: 150 ms (30 ms on a clean line).
+    #expect(try #require(report["lookahead_ms"] as? Double) <= 160, "grows only as far as the link needs")
   }
 
-  @Test("1 % byte loss, 0.1 % corruption: at most a few late batches (was 236–276, and 150 underruns)")
+  @Test("1 % byte loss, 0.1 % corruption: no underrun, no late segment (was 236–276, and 150 underruns)")
   func highLoss() throws {
     let report = try Self.play(drop: "0.01", corrupt: "0.001")
     print("1 % loss: \(report)")
     #expect(try #require(report["duration_s"] as? Double) > 14.9)
     #expect(try #require(report["recoveries"] as? Int) > 50, "the faults were real")
     let lookahead = try #require(report["lookahead_ms"] as? Double)
-    #expect(lookahead > 60 && lookahead <= 400, "the lookahead grew with the loss, within its bound")
-    let underruns = try #require(report["underruns"] as? Int)
-    let late = try #require(report["late_segments"] as? Int)
-    // Measured 0–1 underruns and 0–2 late batches in 8 runs.
-    #expect(underruns <= 5 && late <= 5, "\(underruns) underruns, \(late) late segments")
+    #expect(lookahead > 140 && lookahead <= 400, "the lookahead grew with the loss, within its bound")
+    // 0 and 0 in 10 of 10 runs (32-byte batches and two RTOs of delivery on a lossy link; with
+    // 64-byte batches and one RTO, 1 run in 3 had a late batch where the pattern grows dense).
+    #expect(report["underruns"] as? Int == 0 && report["late_segments"] as? Int == 0, "\(report)")
   }
 }
