@@ -61,6 +61,15 @@ struct SimServe: ParsableCommand {
   @Option(help: "Seed of the fault generator.")
   var seed: UInt64 = 1
 
+  @Option(
+    help: ArgumentHelp(
+      "Write what the board did to this CSV file (time_s,channel,drive,accel_g) and its events to FILE.events.csv.",
+      valueName: "FILE.csv"))
+  var trace: String?
+
+  @Option(help: "Trace rows per second per channel (default: every physics step); each row keeps its window's peak.")
+  var traceRate: Double?
+
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
@@ -71,6 +80,8 @@ struct SimServe: ParsableCommand {
     guard (10...5000).contains(watchdogMs) else { throw ValidationError("--watchdog-ms must be 10–5000") }
     guard abs(driftPPM) <= 10_000 else { throw ValidationError("--drift-ppm must be within ±10000") }
     guard delayMs >= 0 && delayMs <= 10_000 else { throw ValidationError("--delay-ms must be 0–10000") }
+    if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
+    if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
   }
 
   func run() throws {
@@ -88,6 +99,11 @@ struct SimServe: ParsableCommand {
     faults.resetAt = resetAt
     faults.seed = seed
 
+    let traceFile = try trace.map { path in
+      try BoardTraceFile(
+        path: path,
+        stepsPerRow: traceRate.map { Int((configuration.physicsRate / $0).rounded()) } ?? 1)
+    }
     let terminal: PseudoTerminal
     do {
       terminal = try PseudoTerminal()
@@ -97,7 +113,7 @@ struct SimServe: ParsableCommand {
     }
     let server = SimulatorServer(
       board: SimulatedBoard(configuration: configuration), transport: terminal.boardSide, faults: faults,
-      waitsForClients: true)
+      waitsForClients: true, trace: traceFile)
     // Stop on SIGINT/SIGTERM: the handlers only ask the loop to end; it stops the drive itself.
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
@@ -117,5 +133,6 @@ struct SimServe: ParsableCommand {
     terminal.boardSide.close()
     printError(
       "simulator stopped: \(report.ended); \(report.bytesIn) bytes in, \(report.bytesOut) out, \(report.overruns) overruns")
+    if let failure = traceFile?.failure { throw failure }
   }
 }

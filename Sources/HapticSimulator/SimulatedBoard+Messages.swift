@@ -53,7 +53,11 @@ extension SimulatedBoard {
     let delta = Int64(Int32(bitPattern: batch.startTime &- UInt32(truncatingIfNeeded: current)))
     let start = UInt64(max(Int64(current) + delta, 0))
     if let free = queues[channel].enqueue(batch, start: start, now: current, replace: replace) {
+      note(.queueFull(channel: channel))
       return fail(.queueFull, type, detail: UInt16(clamping: free))
+    }
+    if start < current {
+      note(.lateBatch(channel: channel, late: Double(current - start) / Double(configuration.clockFrequency)))
     }
     return []
   }

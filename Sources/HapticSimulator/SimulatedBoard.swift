@@ -42,6 +42,9 @@ public struct SimulatedBoard: Sendable {
   public var logsDrive = false
   /// Drive changes so far (when ``logsDrive`` is on).
   public private(set) var driveLog: [DriveChange] = []
+  /// Note underruns, late batches, watchdog stops, resets and bad frames for ``takeEvents()``.
+  public var recordsEvents = false
+  var events: [BoardEvent] = []
   /// Peak acceleration per channel since start, G.
   public private(set) var peakAcceleration: [Double]
   /// Counters.
@@ -103,6 +106,7 @@ public struct SimulatedBoard: Sendable {
     let before = decoder.counters.rejected
     let frames = decoder.feed(bytes)
     counters.badFrames += decoder.counters.rejected - before
+    if decoder.counters.rejected > before { note(.badFrames(count: decoder.counters.rejected - before)) }
     guard !frames.isEmpty else { return out }
     // Any frame that passes the CRC feeds the watchdog (§6.7).
     lastValidFrame = time
@@ -139,11 +143,14 @@ public struct SimulatedBoard: Sendable {
         stopAll()
         watchdogFired = true
         counters.watchdogStops += 1
+        note(.watchdogStop)
       }
       if let job = calibrating, time >= job.until { out += finishCalibration(job.channel) }
       let tick = now
       for channel in physics.indices {
+        let underruns = queues[channel].underruns
         let drive = calibrating?.channel == channel ? DriveQueue.Drive(level: 0, frequency: 0) : queues[channel].drive(at: tick)
+        if queues[channel].underruns != underruns { note(.underrun(channel: channel)) }
         let boardLevel = clampLevel(drive.level)
         let level = Double(boardLevel) / Double(configuration.profile.maxLevel)
         let frequency = clampFrequency(drive.frequency)
@@ -193,6 +200,7 @@ public struct SimulatedBoard: Sendable {
     decoder = FrameDecoder()
     link = ReliableLink(session: UInt8(truncatingIfNeeded: bootCount))
     pending = link.send(.resetNotice(bootCount: bootCount, cause: cause), now: time)
+    note(.reset(cause))
   }
 
   /// Drive queued or playing on any channel: what the watchdog guards (§6.7: `armed`).

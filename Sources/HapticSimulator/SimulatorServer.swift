@@ -55,6 +55,7 @@ public final class SimulatorServer: @unchecked Sendable {
   private var report = Report()
 
   private let waitsForClients: Bool
+  private let trace: (any ServedBoardTrace)?
 
   /// Prepares a server; call ``run()`` to serve.
   ///
@@ -65,10 +66,14 @@ public final class SimulatorServer: @unchecked Sendable {
   ///   - waitsForClients: keep serving when the other end closes (a pseudo-terminal whose
   ///     client exited): the board keeps running, its watchdog stops the drive, and the next
   ///     client that opens the port finds it. Otherwise a closed link ends ``run()``.
+  ///   - trace: receives every physics step and event of the board (`sim serve --trace`).
   public init(
-    board: SimulatedBoard, transport: any ByteTransport, faults: Faults = Faults(), waitsForClients: Bool = false
+    board: SimulatedBoard, transport: any ByteTransport, faults: Faults = Faults(), waitsForClients: Bool = false,
+    trace: (any ServedBoardTrace)? = nil
   ) {
     self.board = board
+    self.board.recordsEvents = trace != nil
+    self.trace = trace
     self.transport = transport
     self.faults = faults
     self.waitsForClients = waitsForClients
@@ -96,6 +101,9 @@ public final class SimulatorServer: @unchecked Sendable {
     var outbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed &+ 1)
     var delayed: [(due: Double, bytes: [UInt8])] = []
     var resetDone = false
+    // A pseudo-terminal nobody opened yet reads as open (no hang-up before a first close).
+    var hostPresent = true
+    var flushedAt = 0.0
     let period = min(board.configuration.profile.framePeriod, 0.001)
     while true {
       if lock.withLock({ stopRequested }) { return finish("stopped") }
@@ -112,11 +120,21 @@ public final class SimulatorServer: @unchecked Sendable {
         usleep(UInt32(period * 1_000_000))
       }
       let t = elapsed()
+      if hostPresent == clientGone {
+        hostPresent = !clientGone
+        lock.withLock { board.note(clientGone ? .hostGone : .hostOpened) }
+      }
       if let at = faults.disconnectAt, t >= at {
         transport.close()
         return finish("disconnected at \(at) s (fault injection)")
       }
       var out: [UInt8] = []
+      /// Advances the board (with the lock held), through the trace when there is one.
+      func advanceBoard(to t: Double) {
+        guard let trace else { return out += board.advance(to: t) }
+        var steps = ForwardingTrace(sink: trace)
+        out += board.advance(to: t, trace: &steps)
+      }
       lock.withLock {
         report.bytesIn += received.count
         let behind = t - board.time
@@ -125,13 +143,20 @@ public final class SimulatorServer: @unchecked Sendable {
           report.skipped += behind - faults.maxCatchUp
           board.skip(to: t - faults.maxCatchUp)
         }
-        out += board.advance(to: t)
+        advanceBoard(to: t)
         if let at = faults.resetAt, !resetDone, t >= at {
           resetDone = true
           board.reset(cause: .brownOut)
-          out += board.advance(to: t)
+          advanceBoard(to: t)
         }
         if !received.isEmpty { out += board.receive(inbound.apply(received)) }
+        if let trace {
+          for event in board.takeEvents() { trace.event(event) }
+          if t - flushedAt >= Self.traceFlushPeriod {
+            flushedAt = t
+            trace.flush()
+          }
+        }
       }
       out = outbound.apply(out)
       if faults.delay > 0 {
@@ -157,7 +182,34 @@ public final class SimulatorServer: @unchecked Sendable {
     lock.withLock {
       board.stopAll()
       report.ended = reason
+      if let trace {
+        for event in board.takeEvents() { trace.event(event) }
+        trace.flush()
+      }
       return report
     }
+  }
+
+  /// How often the trace is flushed while serving, seconds.
+  static let traceFlushPeriod = 0.1
+}
+
+/// Receives a served board's physics steps and events (`sim serve --trace`), on the server's
+/// thread, with the server's lock held.
+public protocol ServedBoardTrace: AnyObject {
+  /// One physics step of one channel: drive as a fraction of full scale, acceleration in G.
+  func step(time: Double, channel: Int, drive: Double, acceleration: Double)
+  /// Something the board did (an underrun, a late batch, the watchdog, a reset, the host).
+  func event(_ event: BoardEvent)
+  /// Writes out what is buffered: about every 0.1 s while serving, and when serving ends.
+  func flush()
+}
+
+/// Hands a board's steps to a ``ServedBoardTrace``.
+private struct ForwardingTrace: SimulationTrace {
+  let sink: any ServedBoardTrace
+
+  func record(time: Double, channel: Int, drive: Double, acceleration: Double) {
+    sink.step(time: time, channel: channel, drive: drive, acceleration: acceleration)
   }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import HapticSimulator
+
+/// `sim serve --trace FILE.csv`: what the served board did, written as it happens.
+///
+/// `FILE.csv` gets `time_s,channel,drive,accel_g` rows as `simulate --format csv` writes them
+/// (time in seconds since the board started, drive as a fraction of full scale, acceleration
+/// in G); at a `rate` below the physics rate each row covers a window of steps: the drive at
+/// its end and the acceleration of largest magnitude in it, so peaks survive. Beside it,
+/// `FILE.events.csv` gets `time_s,event,channel,detail` rows (``BoardEvent``). Both files are
+/// written while the board runs (flushed every 0.1 s) so they can be followed live.
+final class BoardTraceFile: ServedBoardTrace {
+  private struct Window {
+    var count = 0
+    var peak = 0.0
+  }
+
+  private let steps: FileHandle
+  private let events: FileHandle
+  private let stepsPath: String
+  private let eventsPath: String
+  private let stepsPerRow: Int
+  private var windows: [Window] = []
+  private var stepRows = ""
+  private var eventRows = ""
+  /// The first write that failed; serving goes on, the command reports it at the end.
+  private(set) var failure: CLIError?
+
+  /// The events file beside `path`: `trace.csv` → `trace.events.csv`.
+  static func eventsPath(for path: String) -> String {
+    (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + ".events.csv"
+  }
+
+  /// Creates (or truncates) both files. `stepsPerRow` physics steps make one row.
+  init(path: String, stepsPerRow: Int) throws {
+    stepsPath = path
+    eventsPath = Self.eventsPath(for: path)
+    self.stepsPerRow = max(stepsPerRow, 1)
+    steps = try Self.create(stepsPath)
+    events = try Self.create(eventsPath)
+    stepRows = "time_s,channel,drive,accel_g\n"
+    eventRows = "time_s,event,channel,detail\n"
+    flush()
+  }
+
+  deinit {
+    try? steps.close()
+    try? events.close()
+  }
+
+  private static func create(_ path: String) throws -> FileHandle {
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw CLIError("cannot write the trace \(path): the folder \(directory) does not exist")
+    }
+    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path)
+    else {
+      throw CLIError("cannot write the trace \(path): permission denied or read-only folder")
+    }
+    return handle
+  }
+
+  func step(time: Double, channel: Int, drive: Double, acceleration: Double) {
+    while windows.count <= channel { windows.append(Window()) }
+    windows[channel].count += 1
+    if abs(acceleration) >= abs(windows[channel].peak) { windows[channel].peak = acceleration }
+    guard windows[channel].count >= stepsPerRow else { return }
+    stepRows += Decimal6.string(time, digits: 7)
+    stepRows += ","
+    stepRows += String(channel)
+    stepRows += ","
+    stepRows += Decimal6.string(drive, digits: 6)
+    stepRows += ","
+    stepRows += Decimal6.string(windows[channel].peak, digits: 6)
+    stepRows += "\n"
+    windows[channel] = Window()
+  }
+
+  func event(_ event: BoardEvent) {
+    eventRows += "\(Decimal6.string(event.time, digits: 7)),\(event.name),\(event.channel.map(String.init) ?? ""),\(event.detail)\n"
+  }
+
+  func flush() {
+    write(&stepRows, to: steps, path: stepsPath)
+    write(&eventRows, to: events, path: eventsPath)
+  }
+
+  private func write(_ rows: inout String, to handle: FileHandle, path: String) {
+    guard !rows.isEmpty else { return }
+    defer { rows.removeAll(keepingCapacity: true) }
+    guard failure == nil else { return }
+    do {
+      try handle.write(contentsOf: Data(rows.utf8))
+    } catch {
+      failure = CLIError("cannot write the trace \(path): \(error.localizedDescription)")
+    }
+  }
+}
