@@ -123,8 +123,10 @@ public struct ReliableLink: Sendable {
   /// every acknowledgement of new frames, so a lossy line resends a few frames per round, not
   /// the whole window.
   var congestionWindow: Int
-  /// When the wire is free of what this side wrote (with a byte period).
-  var wireFreeAt = 0.0
+  /// When the wire is free of what this side wrote (with a byte period; 0 without one): a
+  /// timestamp taken when nothing is unacknowledged and this has passed has no bytes of this
+  /// side queued ahead of it (clock queries wait for that).
+  public internal(set) var wireFreeAt = 0.0
   /// When the last poll left, and how many went out since the peer was last heard.
   var lastPoll: Double?
   var pollsUnanswered = 0

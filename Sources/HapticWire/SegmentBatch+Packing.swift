@@ -4,12 +4,15 @@ public import HapticRenderer
 /// at most 246 payload bytes (the 7-byte batch header included; or a smaller bound) and 255
 /// segments. Each batch's
 /// start time is its first frame's board tick (low 32 bits). The one packing rule behind
-/// ``SegmentBatch/messages(for:channel:startFrame:levelBytes:ticksPerFrame:replace:maximumPayload:)`` (the
-/// engine's batches) and ``SegmentFramer`` (render sizes). Segments longer than a varint allows
+/// ``SegmentBatch/messages(for:channel:startFrame:levelBytes:ticksPerFrame:replace:maximumPayload:holds:)``
+/// (the engine's batches) and ``SegmentFramer`` (render sizes). Segments longer than a varint allows
 /// must already be split (the renderer's ``HapticRenderer/SegmentEncoder`` never makes them).
 public struct SegmentBatchPacker: Sendable {
   private static let header = 7
   private let maximumPayload: Int
+  /// Payload bytes and segment slots kept free in every batch (for a hold segment).
+  private let reservedBytes: Int
+  private let reservedSegments: Int
   private let channel: UInt8
   private let levelBytes: Int
   private let ticksPerFrame: UInt64
@@ -20,12 +23,17 @@ public struct SegmentBatchPacker: Sendable {
   private var previous: HapticRenderer.Segment?
 
   /// A packer for `channel` whose first segment starts at board frame `startFrame`, closing a
-  /// batch before its payload would pass `maximumPayload` bytes (at most a frame's).
+  /// batch before its payload would pass `maximumPayload` bytes (at most a frame's); with
+  /// `reservesHold`, every batch keeps room for one more constant segment of up to 16,383
+  /// frames (``SegmentBatch/messages(for:channel:startFrame:levelBytes:ticksPerFrame:replace:maximumPayload:holds:)``).
   public init(
     channel: UInt8, levelBytes: Int, ticksPerFrame: UInt64, startFrame: Int,
-    maximumPayload: Int = WireFrame.maxPayload
+    maximumPayload: Int = WireFrame.maxPayload, reservesHold: Bool = false
   ) {
     self.maximumPayload = min(max(maximumPayload, 32), WireFrame.maxPayload)
+    // Flags, a two-byte duration, a start level and a start frequency.
+    reservedBytes = reservesHold ? 3 + levelBytes + 2 : 0
+    reservedSegments = reservesHold ? 1 : 0
     self.channel = channel
     self.levelBytes = levelBytes
     self.ticksPerFrame = ticksPerFrame
@@ -37,7 +45,7 @@ public struct SegmentBatchPacker: Sendable {
   public mutating func add(_ segment: HapticRenderer.Segment) -> SegmentBatch? {
     var closed: SegmentBatch?
     var bytes = SegmentPayload.size(segment, after: previous, levelBytes: levelBytes)
-    if !chunk.isEmpty && (size + bytes > maximumPayload || chunk.count == 255) {
+    if !chunk.isEmpty && (size + bytes + reservedBytes > maximumPayload || chunk.count + reservedSegments == 255) {
       closed = finish()
       // The first of a new batch: it no longer continues from a previous segment.
       bytes = SegmentPayload.size(segment, after: nil, levelBytes: levelBytes)
@@ -67,21 +75,59 @@ public struct SegmentBatchPacker: Sendable {
 }
 
 extension SegmentBatch {
+  /// The longest hold segment, frames (a two-byte duration).
+  public static let maximumHoldFrames = 16_383
+
   /// Contiguous segments starting at board frame `startFrame`, packed into as few `queue` (or,
   /// with `replace`, one `replace` then `queue`) messages as fit `maximumPayload` bytes each
   /// (``SegmentBatchPacker``).
+  ///
+  /// With `holds`, every message but the last ends with a **hold segment**: from where the next
+  /// message starts to the end of `segments` (at most ``maximumHoldFrames``), constant at the
+  /// next message's first level (0 for a brake) and frequency. The next message starts where
+  /// the hold starts, so its cut drops the hold whole; until it arrives (a lost frame being
+  /// resent), the board holds the drive that comes next instead of running dry
+  /// (docs/protocol.md §8).
   public static func messages(
     for segments: [HapticRenderer.Segment], channel: UInt8, startFrame: Int, levelBytes: Int,
-    ticksPerFrame: UInt64, replace: Bool = false, maximumPayload: Int = WireFrame.maxPayload
+    ticksPerFrame: UInt64, replace: Bool = false, maximumPayload: Int = WireFrame.maxPayload, holds: Bool = false
   ) -> [WireMessage] {
-    var packer = SegmentBatchPacker(
-      channel: channel, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, startFrame: startFrame,
-      maximumPayload: maximumPayload)
-    var batches: [SegmentBatch] = []
-    for segment in segments {
-      if let batch = packer.add(segment) { batches.append(batch) }
+    func pack(reservingHolds: Bool) -> (batches: [SegmentBatch], ends: [Int]) {
+      var packer = SegmentBatchPacker(
+        channel: channel, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, startFrame: startFrame,
+        maximumPayload: maximumPayload, reservesHold: reservingHolds)
+      var batches: [SegmentBatch] = []
+      // Where each batch's segments end, in frames from `startFrame`.
+      var ends: [Int] = []
+      var covered = 0
+      for segment in segments {
+        if let batch = packer.add(segment) {
+          batches.append(batch)
+          ends.append(covered)
+        }
+        covered += segment.frames
+      }
+      if let batch = packer.finish() {
+        batches.append(batch)
+        ends.append(covered)
+      }
+      return (batches, ends)
     }
-    if let batch = packer.finish() { batches.append(batch) }
+    var (batches, ends) = pack(reservingHolds: false)
+    // What fits one message needs no hold, and no room kept for one.
+    if holds && batches.count > 1 {
+      (batches, ends) = pack(reservingHolds: true)
+      let covered = ends.last ?? 0
+      for index in batches.indices.dropLast() {
+        let next = batches[index + 1].segments[0]
+        let frames = min(covered - ends[index], maximumHoldFrames)
+        let level = max(next.startLevel, 0)
+        batches[index].segments.append(
+          Segment(
+            frames: frames, startLevel: level, endLevel: level, startFrequency: next.startFrequency,
+            endFrequency: next.startFrequency))
+      }
+    }
     return batches.enumerated().map { index, batch in
       replace && index == 0 ? .replaceSegments(batch) : .queueSegments(batch)
     }

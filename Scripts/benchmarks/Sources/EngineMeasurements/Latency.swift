@@ -149,7 +149,8 @@ enum LatencyMeasurement {
     let board = rig.boardCounters()
     say(
       "  engine: \(report.replaces) replaces, \(report.segments) segments, \(report.underruns) scheduler underruns, "
-        + "\(report.wireBytes) wire bytes, \(report.retransmissions) retransmits; board: \(board.underruns) underruns, "
+        + "\(report.wireBytes) wire bytes, \(report.retransmissions) retransmits, \(report.recoveries) recoveries, "
+        + "lookahead \(fmt(report.lookahead * 1000, 0)) ms; board: \(board.underruns) underruns, "
         + "\(board.late) late batches, \(board.watchdog) watchdog stops, \(board.badFrames) bad frames")
     if let extra = rig.extraReport() { say("  " + extra) }
   }

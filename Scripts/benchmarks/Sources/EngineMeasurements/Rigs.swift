@@ -83,8 +83,13 @@ final class PtyRig: Rig {
 
   /// Starts the server on a new pty, connects an engine at `bitRate` and starts it (clock sync).
   ///
-  /// - Parameter bitRate: line speed emulated on the pty (bits/s, 10 bits per byte).
-  init(_ configuration: SimulatorConfiguration, bitRate: Double = 1_000_000) throws {
+  /// - Parameters:
+  ///   - bitRate: line speed emulated on the pty (bits/s, 10 bits per byte).
+  ///   - faults: line faults of the served board (`--drop`, `--corrupt`), none by default.
+  init(
+    _ configuration: SimulatorConfiguration, bitRate: Double = 1_000_000,
+    faults: SimulatorServer.Faults = SimulatorServer.Faults()
+  ) throws {
     self.configuration = configuration
     self.bitRate = bitRate
     let pty = try PseudoTerminal()
@@ -93,7 +98,7 @@ final class PtyRig: Rig {
     board.logsDrive = true
     let paced = ThreadLabels.label("pace-writer") { PacedTransport(pty.boardSide, bitRate: bitRate) }
     self.paced = paced
-    let server = SimulatorServer(board: board, transport: paced, waitsForClients: true)
+    let server = SimulatorServer(board: board, transport: paced, faults: faults, waitsForClients: true)
     self.server = server
     let started = Mutex<ContinuousClock.Instant?>(nil)
     let done = serverDone

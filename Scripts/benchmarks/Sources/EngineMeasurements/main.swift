@@ -8,14 +8,15 @@ import HapticSimulator
 //
 // Sections (default: all, in this order): latency, latency-pty, onset, onset-pty, cpu, cpu-pty,
 // cold. Options: --samples N (latency calls, 200), --onset-samples N (in process, 1000),
-// --pty-onset-samples N (150), --cpu-seconds S (10), --bit-rate B (1000000), --hapticctl PATH
+// --pty-onset-samples N (150), --cpu-seconds S (10), --bit-rate B (1000000), --drop P and
+// --corrupt Q (line faults of latency-pty, 0), --hapticctl PATH
 // (default <checkout>/.build/release/hapticctl), --runs N (cold-start runs, 20),
 // --strace-runs N (10; 0 skips the strace breakdown).
 
 let usage = """
   usage: EngineMeasurements [latency|latency-pty|onset|onset-pty|cpu|cpu-pty|cold …]
          [--samples N] [--onset-samples N] [--pty-onset-samples N] [--cpu-seconds S]
-         [--bit-rate B] [--hapticctl PATH] [--runs N] [--strace-runs N]
+         [--bit-rate B] [--drop P] [--corrupt Q] [--hapticctl PATH] [--runs N] [--strace-runs N]
   """
 let allSections = ["latency", "latency-pty", "onset", "onset-pty", "cpu", "cpu-pty", "cold"]
 var sections: [String] = []
@@ -46,6 +47,9 @@ let ptyOnsetSamples = Int(option("pty-onset-samples", 150))
 let cpuSeconds = option("cpu-seconds", 10)
 let bitRate = option("bit-rate", 1_000_000)
 let runs = Int(option("runs", 20))
+var lineFaults = SimulatorServer.Faults()
+lineFaults.dropRate = option("drop", 0)
+lineFaults.corruptRate = option("corrupt", 0)
 let straceRuns = Int(option("strace-runs", 10))
 // #filePath is <checkout>/Scripts/benchmarks/Sources/EngineMeasurements/main.swift.
 var checkout = URL(fileURLWithPath: #filePath)
@@ -64,11 +68,12 @@ do {
       try LatencyMeasurement.run(rig, label: "in process", samples: samples)
       rig.close()
     case "latency-pty":
-      say("[2] sendParameters → board drive latency over a pty paced at \(Int(bitRate)) bit/s (SimulatorServer + SerialBoardLink)")
+      say("[2] sendParameters → board drive latency over a pty paced at \(Int(bitRate)) bit/s (SimulatorServer + SerialBoardLink)"
+        + ", drop \(lineFaults.dropRate), corrupt \(lineFaults.corruptRate)")
       try PtyBaseline.run()
       var configuration = SimulatorConfiguration(profile: .simLRA)
       configuration.clockOffset = 2.5
-      let rig = try PtyRig(configuration, bitRate: bitRate)
+      let rig = try PtyRig(configuration, bitRate: bitRate, faults: lineFaults)
       try LatencyMeasurement.run(rig, label: "pty", samples: samples)
       rig.close()
     case "onset":
