@@ -32,6 +32,17 @@ final class SendSession: @unchecked Sendable {
         finished = true
       }
     }
+    // A board reset loses its queued drive and ends the run (docs/semantics.md §13.7): the
+    // players are gone, no completion comes; report it and let the next run start afresh.
+    engine.resetHandler = { [self] in
+      lock.withLock {
+        if failure == nil {
+          failure = "\(engine.capabilities.boardID) reset while playing (its queued drive is lost); run again to play"
+          stoppedBy = "reset"
+        }
+        finished = true
+      }
+    }
     do {
       try engine.start()
     } catch {
@@ -58,10 +69,15 @@ final class SendSession: @unchecked Sendable {
       printError("interrupted: the board was stopped")
       return 130
     }
-    let report = engine.reportWithBoardStatus(timeout: 0.5)
+    let wasReset = lock.withLock { stoppedBy == "reset" }
+    // After a reset the board's counters started again: keep those of its last status before.
+    let report = wasReset ? engine.report : engine.reportWithBoardStatus(timeout: 0.5)
     engine.close()
     if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
     if let failure = lock.withLock({ failure }) {
+      if wasReset {
+        print(render(report, duration: outcome.duration, wall: Date().timeIntervalSince(startWall), onset: outcome.onsetError))
+      }
       printError("error: \(failure)")
       return 1
     }

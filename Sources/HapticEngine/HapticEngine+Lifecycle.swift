@@ -115,6 +115,7 @@ extension HapticEngine {
       running = false
       loopStop = true
       loopGeneration += 1
+      if let counters = scheduler?.counters { countersAtHalt = counters }
       scheduler = nil
       for id in players.keys { players[id]?.reported = true }
       return loop

@@ -75,6 +75,8 @@ public final class HapticEngine: @unchecked Sendable {
   let configuration: Configuration
   let lock = NSLock()
   var scheduler: StreamScheduler?
+  /// The scheduler's counters when the engine last stopped (a reset, a disconnect, a stop).
+  var countersAtHalt: StreamScheduler.Counters?
   var running = false
   var nextPlayerID = 1
   /// Every player the engine knows, by id.
@@ -254,12 +256,13 @@ public final class HapticEngine: @unchecked Sendable {
   /// Whether the engine is running.
   public var isRunning: Bool { lock.withLock { running } }
 
-  /// What the engine did so far.
+  /// What the engine did so far: this run's rendering, or once stopped (by the client, a board
+  /// reset or a disconnect) the last run's, until it starts again.
   public var report: Report {
     let statistics = link.statistics
     return lock.withLock {
       var report = Report()
-      if let counters = scheduler?.counters {
+      if let counters = scheduler?.counters ?? countersAtHalt {
         report.framesRendered = counters.framesRendered
         report.segments = counters.segments
         report.replaces = counters.replaces

@@ -86,7 +86,13 @@ struct PlayerTrack: Sendable {
   /// silent: not playing or muted).
   mutating func next(frame: Int, into targets: inout [[FrameTarget]]) {
     if !actions.isEmpty { applyActions(at: frame) }
-    guard state == .playing, !voices.isEmpty else { return }
+    guard state == .playing else { return }
+    guard !voices.isEmpty else {
+      // Nothing to render (cannot happen for a valid pattern: excerpts stay valid): end the run
+      // rather than play silence forever.
+      finish(at: frame)
+      return
+    }
     if loopEnabled && patternTime >= loopPoint - 1e-9 && loopPoint > 0 {
       rebuild(from: 0, skipStarted: false)
       markAudio(frame, from: 0, midEvent: false)
@@ -230,14 +236,7 @@ struct PlayerTrack: Sendable {
       copy.duration = event.duration.map { $0 * scale }
       return copy
     }
-    let parameters = pattern.parameters.map {
-      DynamicParameter($0.id, value: $0.value, time: max(($0.time - offset) * scale, 0))
-    }
-    let curves = pattern.curves.map { curve in
-      ParameterCurve(
-        curve.id, time: (curve.time - offset) * scale,
-        controlPoints: curve.controlPoints.map { ParameterCurve.ControlPoint(time: $0.time * scale, value: $0.value) })
-    }
+    let (parameters, curves) = PatternControls.excerpt(pattern, from: offset, scale: scale)
     return HapticPattern(events: events, parameters: parameters, curves: curves)
   }
 }
