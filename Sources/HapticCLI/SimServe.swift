@@ -58,6 +58,9 @@ struct SimServe: ParsableCommand {
   @Option(help: "Simulate a board reset (brown-out) this many seconds after start.")
   var resetAt: Double?
 
+  @Option(help: "Simulate a board reset every this many seconds (after --reset-at, or from the start).")
+  var resetEvery: Double?
+
   @Option(help: "Seed of the fault generator.")
   var seed: UInt64 = 1
 
@@ -82,6 +85,10 @@ struct SimServe: ParsableCommand {
     guard delayMs >= 0 && delayMs <= 10_000 else { throw ValidationError("--delay-ms must be 0–10000") }
     if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
     if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
+    if let resetAt, !(resetAt >= 0 && resetAt.isFinite) { throw ValidationError("--reset-at must be a time ≥ 0") }
+    if let resetEvery, !(resetEvery >= 0.1 && resetEvery <= 86_400) {
+      throw ValidationError("--reset-every must be 0.1–86400 seconds")
+    }
   }
 
   func run() throws {
@@ -97,6 +104,7 @@ struct SimServe: ParsableCommand {
     faults.delay = delayMs / 1000
     faults.disconnectAt = disconnectAt
     faults.resetAt = resetAt
+    faults.resetInterval = resetEvery
     faults.seed = seed
 
     let traceFile = try trace.map { path in

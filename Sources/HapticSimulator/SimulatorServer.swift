@@ -24,6 +24,9 @@ public final class SimulatorServer: @unchecked Sendable {
     public var disconnectAt: Double?
     /// Reset the board (as a brown-out) at this many seconds after start.
     public var resetAt: Double?
+    /// Reset it again every this many seconds after that (from the start when ``resetAt`` is
+    /// nil): a soak's repeated brown-outs.
+    public var resetInterval: Double?
     /// The most simulated time one pass may catch up; the rest of a longer stall is skipped.
     public var maxCatchUp = 0.050
     /// Seed of the fault generator.
@@ -100,7 +103,7 @@ public final class SimulatorServer: @unchecked Sendable {
     var inbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed)
     var outbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed &+ 1)
     var delayed: [(due: Double, bytes: [UInt8])] = []
-    var resetDone = false
+    var nextReset = faults.resetAt ?? faults.resetInterval
     // A pseudo-terminal nobody opened yet reads as open (no hang-up before a first close).
     var hostPresent = true
     var flushedAt = 0.0
@@ -144,8 +147,8 @@ public final class SimulatorServer: @unchecked Sendable {
           board.skip(to: t - faults.maxCatchUp)
         }
         advanceBoard(to: t)
-        if let at = faults.resetAt, !resetDone, t >= at {
-          resetDone = true
+        if let at = nextReset, t >= at {
+          nextReset = faults.resetInterval.map { at + max($0, 0.001) }
           board.reset(cause: .brownOut)
           advanceBoard(to: t)
         }

@@ -66,6 +66,7 @@ uint16_t hal_uart_tx_free(void) {
 
 void hal_uart_putc(uint8_t byte) {
   if (fake.tx_length < sizeof fake.tx) fake.tx[fake.tx_length++] = byte;
+  if (fake.tx_space_drains && fake.tx_space > 0) fake.tx_space--;
 }
 
 bool hal_drv_write(uint8_t reg, uint8_t value) {

@@ -28,6 +28,7 @@ typedef struct {
   uint8_t tx[16384];
   size_t tx_length;   /* bytes the board wrote and the test did not take yet */
   uint16_t tx_space;  /* what hal_uart_tx_free reports (free space of a UART buffer) */
+  bool tx_space_drains; /* hal_uart_putc uses up tx_space (a caller refills it as bytes leave) */
 
   /* DRV2605L */
   bool chip_present;
