@@ -31,7 +31,8 @@ extension HapticEngine {
     do {
       scheduler = try StreamScheduler(
         profile: profile, startFrame: frame ?? 0, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
-        guardFrames: Int((max(configuration.guardTime, link.minimumLead) / framePeriod).rounded(.up)))
+        guardFrames: Int((max(configuration.guardTime, link.minimumLead) / framePeriod).rounded(.up)),
+        queueDepth: Int(capabilities.queueDepth))
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }

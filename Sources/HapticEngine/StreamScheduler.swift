@@ -47,8 +47,23 @@ struct StreamScheduler: Sendable {
   /// Whether the last batch sent ended on a non-zero level (then zeros must follow explicitly,
   /// or the board would count an underrun).
   private var lastSentDriven = false
+  /// Segments a channel's queue on the board holds at most (its capabilities' `queueDepth`).
+  let queueDepth: Int
+  /// The profile's channels.
+  let channelCount: Int
+  /// Per channel, what the board has queued (``BoardQueueModel``).
+  private var queues: [BoardQueueModel] = []
+  /// Queue slots left free: the hold segments of a replace split over several frames (at most
+  /// two on a 32-segment board at 32-byte frames) and the segment an encoder closes at a stop.
+  static let queueMargin = 3
+  /// The frame at which a refill held back by a full board queue may go on.
+  private var queueFreesAt: Int?
 
-  init(profile: BoardProfile, startFrame: Int, lookahead: Int, guardFrames: Int) throws(RenderError) {
+  init(
+    profile: BoardProfile, startFrame: Int, lookahead: Int, guardFrames: Int, queueDepth: Int = Int(UInt16.max)
+  ) throws(RenderError) {
+    self.queueDepth = max(queueDepth, Self.queueMargin + 2)
+    channelCount = profile.channels.count
     self.lookahead = max(lookahead, 1)
     self.guardFrames = max(guardFrames, 1)
     maximumChunk = max(Int((Self.maximumChunkSeconds / profile.framePeriod).rounded()), 1)
@@ -81,7 +96,7 @@ struct StreamScheduler: Sendable {
     if head.frame < now + guardFrames + refillLevel {
       // A grown lookahead fills in chunks over the next passes (each due at once), not in
       // one burst of frames.
-      batches = render(to: min(now + guardFrames + lookahead, head.frame + maximumChunk), replace: false)
+      batches = render(to: min(now + guardFrames + lookahead, head.frame + maximumChunk), replace: false, now: now)
     }
     Self.advance(&base, to: commit, quietJump: false)
     return batches
@@ -101,7 +116,7 @@ struct StreamScheduler: Sendable {
       head.schedule(action, track: id, at: at)
       return batches
     }
-    batches += rebase(from: at)
+    batches += rebase(from: at, now: now)
     return batches
   }
 
@@ -110,7 +125,7 @@ struct StreamScheduler: Sendable {
     let at = max(frame, earliest(now: now))
     Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
     change(&base)
-    return rebase(from: base.frame)
+    return rebase(from: base.frame, now: now)
   }
 
   /// Adds a player's track (idle until started).
@@ -141,6 +156,8 @@ struct StreamScheduler: Sendable {
   func nextPass(now: Int) -> Int? {
     guard !isQuiet else { return nil }
     var due = head.frame - guardFrames - refillLevel + 1
+    // Held back by the board's queue: not before it frees a slot.
+    if let frees = queueFreesAt { due = max(due, frees) }
     for track in base.tracks {
       if let end = track.finishedAt, end > now { due = min(due, end) }
     }
@@ -151,21 +168,32 @@ struct StreamScheduler: Sendable {
   var isQuiet: Bool { base.isQuiet && head.isQuiet }
 
   /// Re-renders from `frame` (the base advanced to it) to the current head, as a replace.
-  private mutating func rebase(from frame: Int) -> [Batch] {
+  private mutating func rebase(from frame: Int, now: Int) -> [Batch] {
     let end = head.frame
     var state = base
     Self.advance(&state, to: frame, quietJump: false)
     head = state
     guard end > head.frame else { return [] }
     counters.replaces += 1
-    return render(to: end, replace: true)
+    return render(to: end, replace: true, now: now)
   }
 
   /// Renders the head up to (not including) `end` and packs the frames into one batch per
   /// channel. A queue batch of nothing but zero levels is not sent (the board plays 0 in gaps).
-  private mutating func render(to end: Int, replace: Bool) -> [Batch] {
+  /// It stops early where a channel's batch would overfill the board's queue at frame `now`
+  /// (the rest follows when segments have played).
+  private mutating func render(to end: Int, replace: Bool, now: Int) -> [Batch] {
     guard end > head.frame else { return [] }
     let start = head.frame
+    if queues.count != channelCount { queues = Array(repeating: BoardQueueModel(), count: channelCount) }
+    // Segments each channel's batch may take: the queue's depth less what the board keeps and
+    // the margin; the encoder's open segment closes at the end, so stop one short of it.
+    let budgets = queues.indices.map { queueDepth - Self.queueMargin - queues[$0].kept(at: now, before: start) }
+    queueFreesAt = nil
+    guard budgets.allSatisfy({ $0 >= 2 }) else {
+      queueFreesAt = queues.compactMap(\.nextFree).min()
+      return []
+    }
     var encoders: [SegmentEncoder] = []
     var segments: [[Segment]] = []
     var driven = false
@@ -181,6 +209,10 @@ struct StreamScheduler: Sendable {
         if let segment = encoders[channel].add(frame) { segments[channel].append(segment) }
       }
       counters.framesRendered += 1
+      if segments.indices.contains(where: { segments[$0].count >= budgets[$0] - 1 }) {
+        queueFreesAt = queues.compactMap(\.nextFree).min()
+        break
+      }
     }
     for channel in encoders.indices {
       if let segment = encoders[channel].finish() { segments[channel].append(segment) }
@@ -189,6 +221,7 @@ struct StreamScheduler: Sendable {
     defer { lastSentDriven = endsDriven }
     guard driven || replace || lastSentDriven else { return [] }
     counters.segments += segments.reduce(0) { $0 + $1.count }
+    for channel in segments.indices { queues[channel].record(startFrame: start, segments: segments[channel]) }
     return segments.enumerated().map { channel, list in
       Batch(replace: replace, channel: channel, startFrame: start, segments: list)
     }
