@@ -126,7 +126,7 @@ let package = Package(
         "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore", "HapticTestSupport",
         "HapticAudio", .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer"]),
+    .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(
       name: "CoreHapticsCompatTests",

@@ -30,13 +30,20 @@ enum BoardValidation {
       let path = "channels[\(index)]"
       check(channel.actuator == "lra" || channel.actuator == "erm", "\(path).actuator", "\"lra\" or \"erm\"")
       check(channel.f0Hz > 0 && channel.f0Hz <= 1_000, "\(path).f0Hz", "must be in (0, 1000] Hz")
-      check(channel.ratedVoltage > 0, "\(path).ratedVoltage", "must be positive")
-      check(channel.overdriveVoltage >= channel.ratedVoltage, "\(path).overdriveVoltage", "must be at least ratedVoltage")
+      check(channel.ratedVoltage > 0 && channel.ratedVoltage <= 100, "\(path).ratedVoltage", "must be in (0, 100] V")
+      // Beyond 10× the rated drive would get under a tenth of the level range (and a ratio of
+      // 1e128 made the renderer's stop never end: found by the board-file fuzzer).
+      check(
+        channel.overdriveVoltage >= channel.ratedVoltage && channel.overdriveVoltage <= 10 * channel.ratedVoltage,
+        "\(path).overdriveVoltage", "must be 1–10 × ratedVoltage")
       check(channel.ratedAccelerationG > 0 && channel.ratedAccelerationG <= 20, "\(path).ratedAccelerationG", "must be in (0, 20] G")
       if channel.actuator == "lra" {
         check((channel.q ?? 0) > 0.5 && (channel.q ?? 0) <= 200, "\(path).q", "an LRA needs its quality factor (0.5–200)")
       } else if channel.actuator == "erm" {
-        check((channel.riseMs ?? 0) > 0 && (channel.coastMs ?? 0) > 0, "\(path).riseMs", "an ERM needs riseMs and coastMs (time constants, ms)")
+        check(
+          (channel.riseMs ?? 0) > 0 && (channel.riseMs ?? 0) <= 2_000 && (channel.coastMs ?? 0) > 0
+            && (channel.coastMs ?? 0) <= 2_000,
+          "\(path).riseMs", "an ERM needs riseMs and coastMs (time constants, 0–2000 ms)")
         if let start = channel.startVoltage {
           check(start > 0 && start <= channel.ratedVoltage, "\(path).startVoltage", "must be in (0, ratedVoltage]")
         }

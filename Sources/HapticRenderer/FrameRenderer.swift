@@ -11,6 +11,12 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   private var voices: PatternVoices
   private var drive: DriveStage
   private var finished = false
+  /// Frames rendered since every voice finished (the drive stage stopping and braking).
+  private var tailFrames = 0
+  /// The longest stop after the last voice, seconds: a braked actuator rests within tens of
+  /// milliseconds; this bound only ends a render the drive stage would not end by itself (a
+  /// profile whose actuator never comes to rest must not render forever).
+  public static let maximumTail = 1.0
   /// A settled frame being repeated: while the voices' target holds and the drive stage has
   /// settled on it, frames repeat without asking either; the shaper's model catches up on
   /// them in one tight loop before the next frame that is worked out (the same steps in the
@@ -65,6 +71,14 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
     if drive.isSettled(on: target) {
       repeated = frame
       repeatsLeft = voices.steadyFramesLeft
+    }
+    if voices.isFinished {
+      tailFrames += 1
+      if Double(tailFrames) * voices.period > Self.maximumTail {
+        finished = true
+        repeatsLeft = 0
+        return Frame(index: k, level: 0, frequency: frame.frequency)
+      }
     }
     if frame.level == 0 && voices.isFinished && drive.isAtRest { finished = true }
     return frame

@@ -54,7 +54,12 @@ import Testing
     let erm = good.replacingOccurrences(of: "\"driver\": \"simulator\"", with: "\"driver\": \"pwm-hbridge-erm\"")
     #expect(problems(erm).isEmpty)
     #expect(problems(good.replacingOccurrences(of: "\"riseMs\": 50,", with: "")) == [
-      "channels[0].riseMs: an ERM needs riseMs and coastMs (time constants, ms)"
+      "channels[0].riseMs: an ERM needs riseMs and coastMs (time constants, 0–2000 ms)"
+    ])
+    // Found by the board-file fuzzer: an overdrive of 1e128 × rated validated, and its render
+    // never came to rest (Scripts/fuzz/regressions/board-file/).
+    #expect(problems(good.replacingOccurrences(of: "\"overdriveVoltage\": 4.0", with: "\"overdriveVoltage\": 6e128")) == [
+      "channels[0].overdriveVoltage: must be 1–10 × ratedVoltage"
     ])
   }
 }

@@ -32,7 +32,7 @@ struct BoardsCommandTests {
     let result = try CLIRunner.run(["boards", "validate", folder + "/bench.json", bad])
     #expect(result.status == 1)
     #expect(result.stdout.contains("bench.json: ok (bench-erm, simulator, 1 channel)"))
-    #expect(result.stderr.contains("channels[0].ratedVoltage: must be positive"), "\(result.stderr)")
+    #expect(result.stderr.contains("channels[0].ratedVoltage: must be in (0, 100] V"), "\(result.stderr)")
     let render = try CLIRunner.run([
       "render", "Tests/HapticAHAPTests/Fixtures/good/transient.ahap", "--board", "bench-erm", "--boards-dir", folder,
     ])
