@@ -91,16 +91,19 @@ int16_t queue_level_at(const segment_queue_t *queue, uint32_t t) {
 }
 
 /* Drops queued drive at or after `cut`; returns how many segments that would remove
- * (only counts when `apply` is false). */
-static uint8_t cut_at(segment_queue_t *queue, uint32_t cut, bool apply) {
+ * (only counts when `apply` is false). Times compare as offsets from `now`: each is within
+ * 2^31 ticks of now (docs/protocol.md §6.2), two of them need not be within 2^31 of each
+ * other (a batch 1000 s ahead, a late one from 300 s ago). */
+static uint8_t cut_at(segment_queue_t *queue, uint32_t cut, uint32_t now, bool apply) {
+  int32_t cut_offset = time_diff(cut, now);
   uint8_t keep = queue->count;
-  while (keep > 0 && time_diff(at(queue, (uint8_t)(keep - 1))->start, cut) >= 0) keep--;
+  while (keep > 0 && time_diff(at(queue, (uint8_t)(keep - 1))->start, now) >= cut_offset) keep--;
   uint8_t removed = (uint8_t)(queue->count - keep);
   if (apply) {
     queue->count = keep;
     if (keep > 0) {
       segment_t *last = at(queue, (uint8_t)(keep - 1));
-      if (time_diff(last->end, cut) > 0) last->end = cut; /* cut the segment in progress */
+      if (time_diff(last->end, now) > cut_offset) last->end = cut; /* cut the segment in progress */
     }
   }
   return removed;
@@ -130,7 +133,7 @@ queue_result_t queue_insert_batch(segment_queue_t *queue, const uint8_t *payload
     result.error = ERR_BAD_PAYLOAD;
     return result;
   }
-  uint8_t available = (uint8_t)(queue_free(queue) + cut_at(queue, batch.start_time, false));
+  uint8_t available = (uint8_t)(queue_free(queue) + cut_at(queue, batch.start_time, now, false));
   if (needed > available) {
     result.error = ERR_QUEUE_FULL;
     result.detail = available;
@@ -138,7 +141,7 @@ queue_result_t queue_insert_batch(segment_queue_t *queue, const uint8_t *payload
   }
 
   /* Pass 2: cut, then store. */
-  cut_at(queue, batch.start_time, true);
+  cut_at(queue, batch.start_time, now, true);
   (void)wire_batch_begin(&batch, payload, length);
   uint32_t start = batch.start_time;
   while (wire_batch_next(&batch, &segment) == 1) {

@@ -14,8 +14,12 @@
  *                       (else 512 bytes, drained between polls)
  *             bit 7     the host does not acknowledge what it reads (FUZZ_OP_AUTO_ACK toggles)
  *   setup[1]  EEPROM boot counter before boot: setup[1] * 257 (0xFFFF is blank)
- *   setup[2]  bits 0-6: reset cause (mod 6); bit 7: the host reads (and, when it acks, acks)
- *             everything the board writes after every poll, as a live host does
+ *   setup[2]  bits 0-2  reset cause (mod 6)
+ *             bits 3-6  late wake-ups: each poll up to n * 200 ticks after the deadline the
+ *                       board asked for (pseudo-random), as when the loop overran (I2C writes,
+ *                       a frame to check); 0: always on time
+ *             bit 7     the host reads (and, when it acks, acks) everything the board writes
+ *                       after every poll, as a live host does
  *
  * Operations: an op byte (mod FUZZ_OP_COUNT), then its arguments:
  *
@@ -61,7 +65,10 @@
 #define FUZZ_CFG_UNO_UART 0x40
 #define FUZZ_CFG_NO_AUTO_ACK 0x80
 /* setup[2] */
-#define FUZZ_CFG2_CAUSE_MASK 0x7F
+#define FUZZ_CFG2_CAUSE_MASK 0x07
+#define FUZZ_CFG2_LATE_SHIFT 3
+#define FUZZ_CFG2_LATE_MASK 0x78
+#define FUZZ_LATE_UNIT_TICKS 200u
 #define FUZZ_CFG2_LIVE_HOST 0x80
 
 enum {

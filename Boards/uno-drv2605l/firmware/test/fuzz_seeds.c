@@ -282,6 +282,8 @@ static void hand_made(void) {
   save(&s, "session-queue-stop");
   s.bytes[2] &= (uint8_t)~FUZZ_CFG2_LIVE_HOST; /* the same, the host reading only on READ */
   save(&s, "session-queue-stop-reads");
+  s.bytes[2] |= FUZZ_CFG2_LIVE_HOST | 5u << FUZZ_CFG2_LATE_SHIFT; /* polls up to 1000 ticks late */
+  save(&s, "session-queue-stop-late");
 
   /* Replace mid-ramp, queue behind it, queue full. */
   begin(&s, 0);
@@ -301,6 +303,8 @@ static void hand_made(void) {
   op(&s, 0x01);
   op(&s, FUZZ_OP_READ);
   save(&s, "session-replace-full");
+  s.bytes[2] |= 15u << FUZZ_CFG2_LATE_SHIFT; /* polls up to 1.5 frames late */
+  save(&s, "session-replace-full-late");
 
   /* A late batch, wide levels, a gap, an underrun. */
   begin(&s, 0);
@@ -487,6 +491,8 @@ static void hand_made(void) {
   advance_ms(&s, 2);
   op(&s, FUZZ_OP_READ);
   save(&s, "clock-wrap");
+  s.bytes[2] |= 3u << FUZZ_CFG2_LATE_SHIFT;
+  save(&s, "clock-wrap-late");
 
   begin(&s, 3);
   send0(&s, MSG_IDENTIFY);
@@ -495,6 +501,29 @@ static void hand_made(void) {
   advance_ms(&s, 50);
   op(&s, FUZZ_OP_READ);
   save(&s, "clock-wrap-at-boot");
+
+  /* Times far apart (§6.2: within 2^31 ticks of now, not of each other): a batch ~1074 s
+   * ahead, then a late one from ~268 s ago that plays now and cuts it. */
+  begin(&s, 0);
+  static const uint8_t ten_at_100[] = {2, 1, 0x01, 10, 100, 0};
+  static const uint8_t long_at_50[] = {2, 1, 0x01, 0xC0, 0x9A, 0x0C, 50, 0}; /* 200000 frames */
+  put(&s, FUZZ_OP_BATCH);
+  put(&s, FUZZ_BATCH_SCALE_65536);
+  put(&s, 0xFF);
+  put(&s, 0x7F); /* +32767 * 65536 ticks */
+  put(&s, sizeof ten_at_100);
+  put_bytes(&s, ten_at_100, sizeof ten_at_100);
+  put(&s, FUZZ_OP_BATCH);
+  put(&s, FUZZ_BATCH_SCALE_65536);
+  put(&s, 0x00);
+  put(&s, 0xF0); /* -4096 * 65536 ticks */
+  put(&s, sizeof long_at_50);
+  put_bytes(&s, long_at_50, sizeof long_at_50);
+  advance_ms(&s, 5);
+  send0(&s, MSG_STATUS_REQUEST);
+  advance_ms(&s, 1);
+  op(&s, FUZZ_OP_READ);
+  save(&s, "times-far-apart");
 
   /* The driver stops answering mid-playback, then answers again. */
   begin(&s, 0);

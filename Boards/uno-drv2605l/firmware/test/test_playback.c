@@ -354,6 +354,27 @@ static void time_wraps_at_32_bits(void) {
   CHECK_EQ(rtp_at(start64 + 10 * FRAME), 0);
 }
 
+/* Times compare as offsets from now (§6.2: each within 2^31 ticks of it), not with each other:
+ * a late batch still cuts one queued ~1074 s ahead, more than 2^31 ticks after its start
+ * (the fuzz harness's queue-order invariant: the late batch sat behind the other, silent). */
+static void cut_compares_times_from_now(void) {
+  host_t host;
+  setup(&host, 1000000);
+  uint32_t now = (uint32_t)fake.now;
+  const seg_spec_t ahead[] = {{10, 100, 100, false}};
+  send_batch(&host, MSG_QUEUE_SEGMENTS, now + 0x7FFF0000u, ahead, 1);
+  run_for(10);
+  host_read(&host);
+  /* From 300 s ago for 400 s: it plays now. */
+  const seg_spec_t late[] = {{400000, 50, 50, false}};
+  send_batch(&host, MSG_QUEUE_SEGMENTS, now - 600000000u, late, 1);
+  run_for(MS_TICKS(2));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_ERROR) == NULL);
+  CHECK_EQ(rtp_at(fake.now), 50);
+  CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 1); /* the batch ahead was dropped */
+}
+
 const test_case_t playback_tests[] = {
     {"the vector batch plays frame by frame (127, brake -> 0, ramp 20 -> 0)", plays_the_vector_batch_frame_by_frame},
     {"a gap between batches plays 0", gaps_play_zero},
@@ -365,5 +386,6 @@ const test_case_t playback_tests[] = {
     {"batch errors: badChannel, badPayload, ramp length limit", batch_errors},
     {"two-byte levels; levels clamp to 0..255", two_byte_levels_and_clamping},
     {"playback across the 32-bit wrap of the board time", time_wraps_at_32_bits},
+    {"a late batch cuts one queued more than 2^31 ticks after its start (times from now)", cut_compares_times_from_now},
     TEST_LIST_END,
 };
