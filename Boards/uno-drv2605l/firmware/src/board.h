@@ -43,7 +43,6 @@ typedef struct {
   /* Playback of channel 0. */
   uint8_t level;       /* drive level now (0..255, what RTP_INPUT gets) */
   uint32_t next_eval;  /* when the level may change next */
-  uint8_t next_level;  /* the level due then, computed ahead */
   bool reevaluate;     /* the queue changed: evaluate now */
   uint16_t underruns;
   uint16_t late_segments;

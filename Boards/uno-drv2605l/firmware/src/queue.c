@@ -79,17 +79,6 @@ int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next) 
   return queue_ramp_level(segment->start_level, segment->end_level, segment->span, j);
 }
 
-int16_t queue_level_at(const segment_queue_t *queue, uint32_t t) {
-  for (uint8_t i = 0; i < queue->count; i++) {
-    const segment_t *segment = at_const(queue, i);
-    if (time_diff(t, segment->end) >= 0) continue; /* over by then */
-    if (time_diff(t, segment->start) < 0) return 0; /* a gap */
-    uint32_t j = (t - segment->start) / BOARD_TICKS_PER_FRAME;
-    return queue_ramp_level(segment->start_level, segment->end_level, segment->span, j);
-  }
-  return 0;
-}
-
 /* Drops queued drive at or after `cut`; returns how many segments that would remove
  * (only counts when `apply` is false). Times compare as offsets from `now`: each is within
  * 2^31 ticks of now (docs/protocol.md §6.2), two of them need not be within 2^31 of each

@@ -55,10 +55,6 @@ bool queue_drop_finished(segment_queue_t *queue, uint32_t now);
  * (`*next`). Call after queue_drop_finished(). */
 int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next);
 
-/* The level the queue will drive at a later time `t` (segments ending by then skipped),
- * without changing the queue: the board computes the next frame's level ahead of time. */
-int16_t queue_level_at(const segment_queue_t *queue, uint32_t t);
-
 /* Outcome of queue_insert_batch. */
 typedef struct {
   uint8_t error;   /* 0, ERR_BAD_PAYLOAD or ERR_QUEUE_FULL */
