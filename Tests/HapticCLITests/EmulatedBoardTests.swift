@@ -425,7 +425,9 @@ struct EmulatedBoardTests {
 
     // Probe does not show faults: ask for a status by hand.
     let host = try EmulatorHost(path: emulator.ptyPath)
-    let capabilities = try #require(try host.identify(), "no capabilities")
+    let capabilities = try #require(
+      try host.identify(),
+      "no capabilities; host link \(host.linkStatistics), received \(host.received.map(\.message)); emulator \(emulator.stop().stderr)")
     #expect(capabilities.boardID == "uno-drv2605l")
     let status = try #require(try host.status(), "no status")
     print("no chip: status faults 0x\(String(status.faults.rawValue, radix: 16)), watchdog \(status.watchdog)")

@@ -171,7 +171,10 @@ extension EmulatorHost {
   static func marker(path: String, level: Int) throws -> UInt64 {
     let host = try EmulatorHost(path: path)
     defer { host.transport.close() }
-    guard try host.identify() != nil else { throw EmulatorError("marker: no capabilities from \(path)") }
+    guard try host.identify() != nil else {
+      throw EmulatorError(
+        "marker: no capabilities from \(path); host link \(host.linkStatistics), received \(host.received.map(\.message))")
+    }
     let start = try host.queueMarker(level: level)
     _ = try host.wait(timeout: 0.12) { _ in false }
     let errors = host.received.compactMap { if case .error(let error) = $0.message { return error } else { return nil } }
