@@ -43,12 +43,17 @@ public struct ControlTimeline: Sendable {
     Set(DynamicParameterID.allCases.filter { !entries[$0.ordinal].isEmpty })
   }
 
-  /// The value of `id` at pattern time `t` (seconds), clamped to the control's range.
-  public func value(_ id: DynamicParameterID, at t: Double) -> Double {
+  /// What sets a control at a moment: a step's value, or a curve.
+  public enum InForce: Sendable {
+    case step(Double)
+    case curve(ParameterCurve)
+  }
+
+  /// The entry that sets `id` at pattern time `t` (the one that took effect last), or nil
+  /// before any entry (the control's default applies).
+  public func inForce(_ id: DynamicParameterID, at t: Double) -> InForce? {
     let list = entries[id.ordinal]
-    guard let first = list.first, t >= first.start else {
-      return id.defaultValue
-    }
+    guard let first = list.first, t >= first.start else { return nil }
     // Last entry with start <= t.
     var low = 0
     var high = list.count - 1
@@ -57,6 +62,15 @@ public struct ControlTimeline: Sendable {
       if list[mid].start <= t { low = mid } else { high = mid - 1 }
     }
     switch list[low].source {
+    case .step(let value): return .step(value)
+    case .curve(let curve): return .curve(curve)
+    }
+  }
+
+  /// The value of `id` at pattern time `t` (seconds), clamped to the control's range.
+  public func value(_ id: DynamicParameterID, at t: Double) -> Double {
+    switch inForce(id, at: t) {
+    case nil: return id.defaultValue
     case .step(let value): return id.clamp(value)
     case .curve(let curve): return id.clamp(curve.value(at: t))
     }

@@ -4,8 +4,8 @@ import HapticCore
 /// a loop wrap or a rate change (docs/semantics.md §13.4).
 enum PatternControls {
   /// The steps and curves of `pattern` from `offset` (pattern seconds) on, shifted to start at 0
-  /// and time-scaled by `scale`. Per control, the entry in force at the offset (the one that
-  /// took effect last, as ``HapticCore/ControlTimeline`` rules) carries over: a step, or a curve
+  /// and time-scaled by `scale`. Per control, the entry in force at the offset
+  /// (``HapticCore/ControlTimeline/inForce(_:at:)``) carries over: a step, or a curve
   /// that has ended, as a step at 0 with its value there; a curve still moving as a curve from
   /// 0 that continues from its value there. Entries taking effect later keep their times. Every
   /// time stays ≥ 0, so the excerpt is a valid pattern (a curve shifted to a negative time made
@@ -22,24 +22,19 @@ enum PatternControls {
     var parameters: [DynamicParameter] = []
     var curves: [ParameterCurve] = []
     for id in DynamicParameterID.allCases {
-      // The timeline's order: steps by time, then curves by first point, each stable; the last
-      // entry taking effect at or before the offset wins.
       let steps = pattern.parameters.filter { $0.id == id }
       let idCurves = pattern.curves.filter { $0.id == id }
-      var entries: [(start: Double, curve: ParameterCurve?)] = []
-      entries += steps.map { (start: $0.time, curve: nil) }.stableSorted(by: \.start)
-      entries += idCurves.map { (start: $0.effectiveStart, curve: Optional($0)) }.stableSorted(by: \.start)
-      let inForce = entries.stableSorted(by: \.start).last { $0.start <= offset }
-      if let inForce {
-        if let curve = inForce.curve, curve.end > offset {
-          let rest = curve.controlPoints.filter { curve.time + $0.time > offset }.map {
-            ParameterCurve.ControlPoint(time: (curve.time + $0.time - offset) * scale, value: $0.value)
-          }
-          curves.append(
-            ParameterCurve(id, time: 0, controlPoints: [.init(time: 0, value: curve.value(at: offset))] + rest))
-        } else {
-          parameters.append(DynamicParameter(id, value: timeline.value(id, at: offset), time: 0))
+      switch timeline.inForce(id, at: offset) {
+      case .curve(let curve) where curve.end > offset:
+        let rest = curve.controlPoints.filter { curve.time + $0.time > offset }.map {
+          ParameterCurve.ControlPoint(time: (curve.time + $0.time - offset) * scale, value: $0.value)
         }
+        curves.append(
+          ParameterCurve(id, time: 0, controlPoints: [.init(time: 0, value: curve.value(at: offset))] + rest))
+      case .some:
+        parameters.append(DynamicParameter(id, value: timeline.value(id, at: offset), time: 0))
+      case nil:
+        break
       }
       parameters += steps.filter { $0.time > offset }.map {
         DynamicParameter(id, value: $0.value, time: ($0.time - offset) * scale)

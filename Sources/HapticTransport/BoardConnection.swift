@@ -162,16 +162,12 @@ public final class BoardConnection: @unchecked Sendable {
         }
         outgoing += link.poll(now: t).bytes
         // Clock queries: quickly while synchronising, then about once a second.
-        if let sync, pendingQueries.isEmpty || t - lastClockQuery > 1 {
-          let interval = sync.isSynchronized ? configuration.clockInterval : configuration.clockStartInterval
-          let idle = link.unacknowledged == 0 && link.wireFreeAt <= t
-          if t - lastClockQuery >= (idle ? interval : interval + configuration.clockIdleWait) {
-            pendingQueries = [nextQuery: t]
-            outgoing += link.send(.clockQuery(id: nextQuery), now: t)
-            nextQuery &+= 1
-            lastClockQuery = t
-            lastSent = t
-          }
+        if let due = nextClockQuery(), t >= due, pendingQueries.isEmpty || t - lastClockQuery > 1 {
+          pendingQueries = [nextQuery: t]
+          outgoing += link.send(.clockQuery(id: nextQuery), now: t)
+          nextQuery &+= 1
+          lastClockQuery = t
+          lastSent = t
         }
         // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
         // (then polls and resends feed the watchdog; a heartbeat would wait behind them).
@@ -208,18 +204,22 @@ public final class BoardConnection: @unchecked Sendable {
     lock.withLock {
       let t = now
       var due = link.unacknowledged == 0 ? lastSent + configuration.watchdog / 4 : t + 0.020
-      if sync != nil {
-        let interval = sync?.isSynchronized == true ? configuration.clockInterval : configuration.clockStartInterval
-        // A query waits for the wire to drain; with frames unacknowledged, their ack wakes the
-        // reader (the idle wait bounds it).
-        due = min(
-          due,
-          link.unacknowledged == 0
-            ? max(lastClockQuery + interval, link.wireFreeAt) : lastClockQuery + interval + configuration.clockIdleWait)
-      }
+      if let query = nextClockQuery() { due = min(due, query) }
       if let deadline = link.nextDeadline { due = min(due, deadline) }
       return min(max(due - t, 0.001), 0.020)
     }
+  }
+
+  /// When the next clock query goes out (nil without clock sync): quickly while synchronising,
+  /// then about once a second, once nothing of the host's is unacknowledged and its bytes have
+  /// left the wire — at most ``Configuration/clockIdleWait`` later (with frames unacknowledged,
+  /// their ack wakes the reader before that). Call with the lock held.
+  private func nextClockQuery() -> Double? {
+    guard let sync else { return nil }
+    let interval = sync.isSynchronized ? configuration.clockInterval : configuration.clockStartInterval
+    let latest = lastClockQuery + interval + configuration.clockIdleWait
+    guard link.unacknowledged == 0 else { return latest }
+    return min(max(lastClockQuery + interval, link.wireFreeAt), latest)
   }
 
   private func finish(_ event: Event) {
