@@ -41,8 +41,7 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
     // meant for the probe can be taken for a new session's (docs/protocol.md §4.5). Timers count
     // from when a frame has left the wire (§4.3).
     let origin = MonotonicTime.seconds()
-    var link = ReliableLink(
-      session: UInt8.random(in: 1...255),
+    var link = ReliableLink.host(
       configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
     let result: ProbeResult
     do {

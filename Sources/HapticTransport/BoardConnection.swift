@@ -73,7 +73,7 @@ public final class BoardConnection: @unchecked Sendable {
     self.configuration = configuration
     self.clockFrequency = clockFrequency
     start = origin ?? MonotonicTime.seconds()
-    link = continuing ?? ReliableLink(session: UInt8.random(in: 1...255), configuration: configuration.link)
+    link = continuing ?? ReliableLink.host(configuration: configuration.link)
     sync = clockFrequency.map { ClockSync(clockFrequency: $0) }
     self.onMessage = onMessage
     self.onEvent = onEvent

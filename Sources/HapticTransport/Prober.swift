@@ -48,7 +48,7 @@ public struct Prober: Sendable {
   ///   not answer is a result with `supportsHaptics == false`, not an error.
   public func probe(_ transport: any ByteTransport) throws(TransportError) -> ProbeResult {
     let start = MonotonicTime.seconds()
-    var link = ReliableLink(session: UInt8.random(in: 1...255))
+    var link = ReliableLink.host()
     return try probe(transport, link: &link) { MonotonicTime.seconds() - start }
   }
 

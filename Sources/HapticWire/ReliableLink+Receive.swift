@@ -55,8 +55,10 @@ extension ReliableLink {
       }
       mustAck = true
       if startsSession {
-        if frame.session == peerSession, let expected {
-          // A SYN of the session we already follow: a retransmission.
+        if frame.session == peerSession, let expected, frame.seq == peerFirstSequence,
+          Int(expected &- frame.seq) <= Self.protocolWindow
+        {
+          // A SYN of the session we already follow: a retransmission (or not yet delivered).
           if Int8(bitPattern: frame.seq &- expected) < 0 {
             statistics.duplicatesDropped += 1
             continue
@@ -75,6 +77,7 @@ extension ReliableLink {
             output.bytes += retransmitAll(now: now)
           }
           peerSession = frame.session
+          peerFirstSequence = frame.seq
           expected = frame.seq
         }
       }
@@ -155,7 +158,7 @@ extension ReliableLink {
     inFlight.removeAll()
     waiting.insert(contentsOf: pending, at: 0)
     sessionStarted = false
-    nextSeq = 0
+    nextSeq = firstSequence
     duplicateAcks = 0
     lastPoll = nil
     timer.resetBackoff()

@@ -30,7 +30,7 @@ public struct ReliableLink: Sendable {
     /// Creates settings with the documented defaults (window 8 frames and 322 bytes, RTO
     /// 25 ms…2 s, 8 timeouts, polls after 2 ms at least, 6 in a row).
     public init(
-      window: Int = 8, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8, bytePeriod: Double = 0,
+      window: Int = ReliableLink.protocolWindow, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8, bytePeriod: Double = 0,
       minimumPollTimeout: Double = 0.002, maxPolls: Int = 6, receiveWindow: Int = ReliableLink.Configuration.minimumReceiveWindow
     ) {
       self.receiveWindow = max(receiveWindow, WireFrame.maxEncodedSize)
@@ -106,11 +106,20 @@ public struct ReliableLink: Sendable {
     var onWire: Bool
   }
 
+  /// The most reliable frames a sender may leave unacknowledged (§4.3): a retransmitted SYN
+  /// arrives before the receiver has taken more than this many frames of its session.
+  public static let protocolWindow = 8
+
   let configuration: Configuration
   /// This side's session id (sent in every frame).
   public let session: UInt8
+  /// The number this side's sessions start at (its SYN's `seq`).
+  public let firstSequence: UInt8
   /// The peer's session id, once it started one.
   var peerSession: UInt8?
+  /// The `seq` of the SYN that started the peer's session: only a SYN with this number, within
+  /// a window of it, is a retransmission (§4.1).
+  var peerFirstSequence: UInt8 = 0
   var timer: RetransmitTimer
   var nextSeq: UInt8 = 0
   var sessionStarted = false
@@ -148,11 +157,14 @@ public struct ReliableLink: Sendable {
   ///
   /// - Parameters:
   ///   - session: this side's session id; it must differ from the previous run's (a board uses
-  ///     its boot counter, the host a random byte).
+  ///     its boot counter, a host a random byte: ``host(configuration:)``).
+  ///   - firstSequence: the `seq` its sessions start at (a board 0, a host a random number).
   ///   - configuration: window, timer and wire settings.
-  public init(session: UInt8 = 0, configuration: Configuration = Configuration()) {
+  public init(session: UInt8 = 0, firstSequence: UInt8 = 0, configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.session = session
+    self.firstSequence = firstSequence
+    nextSeq = firstSequence
     timer = configuration.timer
     congestionWindow = configuration.window
   }
@@ -282,8 +294,10 @@ public struct ReliableLink: Sendable {
     return bytes
   }
 
-  /// Forgets everything and starts over with a new session id (after reopening a port).
-  public mutating func reset(session: UInt8) {
-    self = ReliableLink(session: session, configuration: configuration)
+  /// A host's link: a random session id and a random first sequence number, so a new process
+  /// on a port is told from the previous one even when their session ids match (§4.1).
+  public static func host(configuration: Configuration = Configuration()) -> ReliableLink {
+    ReliableLink(
+      session: UInt8.random(in: 1...255), firstSequence: UInt8.random(in: 0...255), configuration: configuration)
   }
 }

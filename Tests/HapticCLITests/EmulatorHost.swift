@@ -11,8 +11,8 @@ final class EmulatorHost {
 
   let transport: any ByteTransport
   /// Timers count from when a frame has left the wire at 115 200 baud (§4.3).
-  private var link = ReliableLink(
-    session: UInt8.random(in: 1...255), configuration: .init(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: 115_200)))
+  private var link = ReliableLink.host(
+    configuration: .init(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: 115_200)))
   private var decoder = FrameDecoder()
   /// Every message received, with the host time it was decoded.
   private(set) var received: [(time: Double, message: WireMessage)] = []

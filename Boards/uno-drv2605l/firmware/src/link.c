@@ -248,7 +248,11 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
   }
 
   if (starts_session) {
-    if (link->following && frame->session == link->peer_session) {
+    /* The same session only if it is the SYN that started it, at most a window behind: a new
+     * host process may draw the previous one's session id (1 in 255), not also its first
+     * number within reach of where the old session stood (§4.1). */
+    if (link->following && frame->session == link->peer_session && frame->seq == link->peer_first_seq &&
+        (uint8_t)(link->expected - frame->seq) <= LINK_PROTOCOL_WINDOW) {
       if ((int8_t)(uint8_t)(frame->seq - link->expected) < 0) {
         /* A retransmitted SYN of the session we follow. */
         link->duplicates++;
@@ -267,6 +271,7 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
       }
       link->following = true;
       link->peer_session = frame->session;
+      link->peer_first_seq = frame->seq;
       link->expected = frame->seq;
     }
   }

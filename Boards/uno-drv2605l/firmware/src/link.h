@@ -20,6 +20,9 @@
 #include "board_config.h"
 #include "frame.h"
 
+/* Reliable frames a sender may leave unacknowledged (§4.3): a peer's retransmitted SYN arrives
+ * before we have taken more than this many frames of its session. */
+#define LINK_PROTOCOL_WINDOW 8
 /* Reliable frames in flight at most (the protocol allows up to 8; 4 saves RAM). */
 #define LINK_WINDOW 4
 /* Largest stored payload: status (17 bytes). Capabilities are regenerated at each send. */
@@ -62,6 +65,7 @@ typedef uint8_t (*link_payload_fn)(uint8_t type, uint8_t *out);
 typedef struct {
   uint8_t session;      /* ours: low byte of the boot count */
   uint8_t peer_session; /* the host's, once it sent a SYN */
+  uint8_t peer_first_seq;
   bool following;       /* we follow a host session */
   uint8_t expected;     /* next sequence number expected from the host */
   uint8_t next_seq;     /* our next sequence number */

@@ -402,6 +402,37 @@ static void host_restart_restarts_our_session(void) {
   CHECK(host_find(&host, MSG_CLOCK) == NULL);
 }
 
+/* A new host process that drew the previous one's session id (1 in 255): told apart by its
+ * SYN's number, or by how far the old session went (§4.1). */
+static void reused_session_id_starts_a_new_session(void) {
+  for (int variant = 0; variant < 2; variant++) {
+    host_t old;
+    boot_and_connect(&old, 1000);
+    /* Variant 0: the old session went 12 frames past its SYN, the new one starts at the same
+     * number. Variant 1: the old session is 2 frames old, the new one starts elsewhere. */
+    int frames = variant == 0 ? 12 : 1;
+    uint8_t query[2] = {0, 0};
+    for (int i = 0; i < frames; i++) {
+      query[0] = (uint8_t)i;
+      host_send(&old, MSG_CLOCK_QUERY, query, 2);
+      run_for(MS_TICKS(1));
+      host_read(&old);
+    }
+    host_t second;
+    host_init(&second, old.session);
+    if (variant == 1) second.seq = 77;
+    host_send(&second, MSG_IDENTIFY, 0, 0);
+    run_for(MS_TICKS(1));
+    host_read(&second);
+    const host_frame_t *caps = host_find(&second, MSG_CAPABILITIES);
+    CHECK(caps != NULL);
+    if (!caps) continue;
+    CHECK(caps->frame.flags & FLAG_SYN); /* the board restarted its session for the new host */
+    CHECK_EQ(caps->frame.ack, (uint8_t)(second.seq)); /* and follows it */
+    CHECK_EQ(board.link.peer_first_seq, variant == 0 ? 0 : 77);
+  }
+}
+
 static void full_window_holds_requests_back(void) {
   host_t host;
   boot_and_connect(&host, 1000);
@@ -473,6 +504,7 @@ const test_case_t link_tests[] = {
     {"two duplicate acks trigger a fast retransmit", fast_retransmit_on_two_duplicate_acks},
     {"fast recovery: NAK on a gap, answers to polls, a host NAK resends at once", fast_recovery_with_nak_and_poll},
     {"a host restart restarts the board's session and resends", host_restart_restarts_our_session},
+    {"a new host with the previous host's session id gets a session of its own", reused_session_id_starts_a_new_session},
     {"a full window holds requests back until acknowledged", full_window_holds_requests_back},
     {"an unanswered reset notice is resent, and at once on first contact", unanswered_reset_notice_keeps_coming},
     TEST_LIST_END,
