@@ -66,6 +66,22 @@ public struct BoardFile: Sendable, Hashable, Codable {
     public var arguments: [String]
   }
 
+  /// How to build and start the board's emulator (`hapticctl emulate`): a program run as
+  /// `PROGRAM --firmware ELF [--link PATH] [--trace REGISTERS.csv] [--events EVENTS.csv]
+  /// [--no-chip]` that prints its pseudo-terminal's path as its first line (docs/boards.md).
+  public struct Emulator: Sendable, Hashable, Codable {
+    /// Source folder, relative to the folder holding the board file.
+    public var source: String
+    /// Build command (run in the source folder), as arguments.
+    public var build: [String]
+    /// The emulator program, relative to its source folder.
+    public var program: String
+    /// The firmware image it runs (an ELF), relative to the firmware's source folder.
+    public var firmwareImage: String
+    /// Debian packages the build and the program need (named in the error when a tool is missing).
+    public var packages: [String]
+  }
+
   /// Schema version: 1.
   public var schema: Int
   /// Board id (lower-case letters, digits and dashes).
@@ -94,12 +110,14 @@ public struct BoardFile: Sendable, Hashable, Codable {
   public var firmware: Firmware?
   /// Flash method.
   public var flash: Flash?
+  /// Emulator, for boards that have one.
+  public var emulator: Emulator?
 
   /// The keys each object may have (unknown keys are errors: they are usually typos).
   static let knownKeys: [String: Set<String>] = [
     "": [
       "schema", "id", "name", "vendor", "mcu", "driver", "usb", "link", "framePeriodMs", "levels",
-      "frequencyControlHz", "channels", "firmware", "flash",
+      "frequencyControlHz", "channels", "firmware", "flash", "emulator",
     ],
     "usb": ["vid", "pid", "note"],
     "link": ["baud"],
@@ -110,5 +128,6 @@ public struct BoardFile: Sendable, Hashable, Codable {
     ],
     "firmware": ["source", "build", "artifact"],
     "flash": ["tool", "arguments"],
+    "emulator": ["source", "build", "program", "firmwareImage", "packages"],
   ]
 }

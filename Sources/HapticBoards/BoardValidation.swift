@@ -63,6 +63,13 @@ enum BoardValidation {
       check(flash.arguments.contains { $0.contains("{firmware}") }, "flash.arguments", "must contain {firmware}")
       check(file.firmware != nil, "firmware", "a board with a flash method needs a firmware section")
     }
+    if let emulator = file.emulator {
+      check(isRelative(emulator.source), "emulator.source", "a folder relative to the board file's folder, inside it")
+      check(!emulator.build.isEmpty, "emulator.build", "the build command, e.g. [\"make\"]")
+      check(isRelative(emulator.program), "emulator.program", "a file relative to the emulator's source folder, inside it")
+      check(isRelative(emulator.firmwareImage), "emulator.firmwareImage", "a file relative to the firmware's source folder, inside it")
+      check(file.firmware != nil, "firmware", "a board with an emulator needs a firmware section (the emulator runs it)")
+    }
     if let family, problems.isEmpty { problems += family.problems(file) }
     return problems
   }

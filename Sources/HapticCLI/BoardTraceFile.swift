@@ -81,6 +81,13 @@ final class BoardTraceFile: ServedBoardTrace {
     eventRows += "\(Decimal6.string(event.time, digits: 7)),\(event.name),\(event.channel.map(String.init) ?? ""),\(event.detail)\n"
   }
 
+  /// An event row made elsewhere in this file's format (`time_s,event,channel,detail`): an
+  /// emulated board's events.
+  func eventRow(_ row: String) {
+    eventRows += row
+    eventRows += "\n"
+  }
+
   func flush() {
     write(&stepRows, to: steps, path: stepsPath)
     write(&eventRows, to: events, path: eventsPath)

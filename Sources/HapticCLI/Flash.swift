@@ -39,7 +39,8 @@ struct Flash: ParsableCommand {
       guard FileManager.default.fileExists(atPath: firmware) else { throw CLIError("cannot flash \(firmware): no such file") }
       image = firmware
     } else {
-      let folder = try FirmwareLocator.sourceFolder(definition, build: build, boardDirectories: boardOptions.boardsDirectories)
+      let folder = try FirmwareLocator.sourceFolder(
+        definition, source: build.source, what: "firmware", boardDirectories: boardOptions.boardsDirectories)
       image = folder + "/" + build.artifact
       if FirmwareLocator.needsBuild(artifact: image, sources: folder) { buildStep = (folder, build.build) }
     }
@@ -81,23 +82,35 @@ struct Flash: ParsableCommand {
 
 /// Where a built-in or user board's firmware sources are, and whether they need a build.
 enum FirmwareLocator {
-  static func sourceFolder(_ board: BoardDefinition, build: BoardFile.Firmware, boardDirectories: [String]) throws -> String {
+  /// The folder `source` (relative to a board folder) names: beside the board file, in a boards
+  /// directory, or under Boards/ of a checkout holding the current folder; `what` names it in
+  /// the error ("firmware", "emulator").
+  static func sourceFolder(_ board: BoardDefinition, source: String, what: String, boardDirectories: [String]) throws
+    -> String
+  {
     var candidates: [String] = []
     if let directory = board.directory { candidates.append(directory) }
     candidates += BoardCatalog.searchPath(boardDirectories)
-    // A checkout: Boards/ in the current folder or one of its parents.
-    var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    for _ in 0..<6 {
-      candidates.append(folder.appendingPathComponent("Boards").path)
-      folder.deleteLastPathComponent()
+    // A checkout: Boards/ in the current folder or one of its parents, or beside the build
+    // folder this program runs from (.build/debug/hapticctl).
+    var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+      starts.append(executable.deletingLastPathComponent())
+    }
+    for start in starts {
+      var folder = start
+      for _ in 0..<6 {
+        candidates.append(folder.appendingPathComponent("Boards").path)
+        folder.deleteLastPathComponent()
+      }
     }
     for candidate in candidates {
-      let source = candidate + "/" + build.source
+      let folder = candidate + "/" + source
       var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue { return source }
+      if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue { return folder }
     }
     throw CLIError(
-      "the firmware sources of \(board.id) (\(build.source)) were not found in \(candidates.prefix(4).joined(separator: ", "))…; run from a hapticctl checkout, pass --boards-dir, or pass --firmware FILE")
+      "the \(what) sources of \(board.id) (\(source)) were not found in \(candidates.prefix(4).joined(separator: ", "))…; run from a hapticctl checkout or pass --boards-dir\(what == "firmware" ? " (flash: or --firmware FILE)" : "")")
   }
 
   /// True when the artifact is missing or older than a file in the source folder.
@@ -135,13 +148,16 @@ enum Shell {
     return nil
   }
 
-  /// Runs a command with inherited standard streams; a failure is a CLI error naming `what`.
-  static func run(_ command: [String], in folder: String?, what: String) throws {
+  /// Runs a command with inherited standard streams (its standard output on standard error
+  /// when `quietStandardOutput`, for commands whose own output is machine-read); a failure is a
+  /// CLI error naming `what`.
+  static func run(_ command: [String], in folder: String?, what: String, quietStandardOutput: Bool = false) throws {
     guard let executable = find(command[0]) else { throw CLIError("\(command[0]) not found on PATH (needed for \(what))") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = Array(command.dropFirst())
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    if quietStandardOutput { process.standardOutput = FileHandle.standardError }
     do {
       try process.run()
     } catch {

@@ -275,6 +275,8 @@ struct EmulatedBoardTests {
     var stopDelayByLead = 0.0
     var drove = 0.0
     var roundTrip = 0.0
+    /// The emulator's events file: (simulated µs, event name) rows.
+    var events: [(microseconds: Int, name: String)] = []
     var slips: Int { EmulatorProcess.slips(in: emulatorLog) }
 
     /// The board clock ran a whole Timer1 period off the simulation somewhere in the run.
@@ -307,6 +309,13 @@ struct EmulatedBoardTests {
         problems.append("RTP 0 already \(stopDelayRange) ms after the board received the batch")
       }
       if drove >= 200 { problems.append("the drive lasted \(drove) ms") }
+      // The events file: one watchdog stop, when RTP went to 0 (the I²C write follows the flag
+      // within the frame; the emulator looks every 100 µs); the emulator's end last.
+      let stops = events.filter { $0.name == "watchdog_stop" }
+      if let off, stops.count != 1 || !(-1000...1500).contains(off.microseconds - stops[0].microseconds) {
+        problems.append("events: watchdog stops \(stops) for RTP 0 at \(off.microseconds) µs")
+      }
+      if events.last?.name != "stopped" { problems.append("events: no `stopped` row last: \(events)") }
       return problems
     }
   }
@@ -318,7 +327,8 @@ struct EmulatedBoardTests {
     let directory = try Self.scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let traceFile = directory.appendingPathComponent("trace.csv")
-    let emulator = try EmulatorProcess(trace: traceFile)
+    let eventsFile = directory.appendingPathComponent("events.csv")
+    let emulator = try EmulatorProcess(trace: traceFile, events: eventsFile)
     defer { emulator.stop() }
     usleep(50_000)
     var run = WatchdogRun()
@@ -366,6 +376,7 @@ struct EmulatedBoardTests {
     (run.emulatorStatus, run.emulatorLog) = emulator.stop()
 
     let rtp = try EmulatorTrace(contentsOf: traceFile).rtp
+    run.events = try EmulatorTrace.events(contentsOf: eventsFile)
     run.lastWrite = rtp.last
     if let write = rtp.first(where: { $0.value == Self.markerBefore }) {
       run.offsetBefore = Double(write.microseconds) - Double(markerBefore) / 2

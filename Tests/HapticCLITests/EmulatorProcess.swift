@@ -109,13 +109,21 @@ final class EmulatorProcess {
   private let stderrPath: String
   private var result: (status: Int32, stderr: String)?
 
-  /// Starts the emulator on the built firmware; `trace` is the CSV to write register writes to.
-  init(trace: URL? = nil, noChip: Bool = false, lineTimeout: Double = 10) throws {
-    stderrPath = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hapticctl-emu-\(UUID().uuidString).log").path
+  /// Starts the emulator on the built firmware; `trace` is the CSV to write register writes to,
+  /// `events` the one for the firmware's events.
+  convenience init(trace: URL? = nil, events: URL? = nil, noChip: Bool = false, lineTimeout: Double = 10) throws {
     var arguments = [EmulatorToolchain.emulatorBinary.path, "--firmware", EmulatorToolchain.firmwareELF.path]
     if let trace { arguments += ["--trace", trace.path] }
+    if let events { arguments += ["--events", events.path] }
     if noChip { arguments.append("--no-chip") }
+    try self.init(arguments: arguments, lineTimeout: lineTimeout)
+  }
+
+  /// Starts `arguments` (a program that prints a pty path first: the emulator, or
+  /// `hapticctl emulate`).
+  init(arguments: [String], lineTimeout: Double = 10) throws {
+    stderrPath = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hapticctl-emu-\(UUID().uuidString).log").path
 
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw EmulatorError("pipe: \(String(cString: strerror(errno)))") }
@@ -285,6 +293,26 @@ struct EmulatorTrace {
 
   /// RTP_INPUT writes, in order.
   var rtp: [Write] { writes.filter { $0.register == Self.rtpInput } }
+
+  /// The events file `--trace FILE.csv` writes beside it: FILE.events.csv.
+  static func eventsURL(for trace: URL) -> URL {
+    trace.deletingPathExtension().appendingPathExtension("events.csv")
+  }
+
+  /// The rows of an events file (`time_s,event,channel,detail`): simulated µs and event name.
+  static func events(contentsOf url: URL) throws -> [(microseconds: Int, name: String)] {
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    guard lines.first == "time_s,event,channel,detail" else {
+      throw EmulatorError("events \(url.path): header is \(lines.first.map(String.init) ?? "missing")")
+    }
+    return try lines.dropFirst().map { line in
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard fields.count == 4, let seconds = Double(fields[0]) else {
+        throw EmulatorError("events \(url.path): bad line '\(line)'")
+      }
+      return (Int((seconds * 1e6).rounded()), String(fields[1]))
+    }
+  }
 }
 
 /// RTP_INPUT over simulated time as a step function, compared frame by frame with the levels

@@ -1,12 +1,15 @@
 /*
  * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno + DRV2605L board.
  *
- *   hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--no-chip]
+ *   hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--events FILE.csv]
+ *                     [--no-chip]
  *
  * Runs the firmware ELF on simavr's ATmega328P at 16 MHz in real time, with UART0 on a
  * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and a
  * DRV2605L model on the TWI bus (--trace logs its register writes; --no-chip leaves the bus
- * empty). Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
+ * empty; --events writes what the firmware did beside its drive — resets, watchdog stops,
+ * underruns, late batches, bad frames, a lost link — as `sim serve --trace` does, emu_events.h).
+ * Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
  * removed. A missing or unreadable firmware file is exit status 1.
  *
  * Real time: a cycle timer every 100 us of simulated time compares simulated with wall-clock
@@ -31,6 +34,7 @@
 #include <unistd.h>
 
 #include "drv2605_model.h"
+#include "emu_events.h"
 #include "pty_bridge.h"
 #include "sim_avr.h"
 #include "sim_cycle_timers.h"
@@ -54,6 +58,7 @@ typedef struct {
   avr_t *avr;
   pty_bridge_t pty;
   drv2605_model_t drv;
+  emu_events_t events;
   uint64_t anchor_wall_ns; /* wall clock at anchor_cycle */
   avr_cycle_count_t anchor_cycle;
   unsigned long slips;     /* times the simulation fell behind and re-anchored */
@@ -75,6 +80,7 @@ static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
 static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param) {
   emulator_t *e = param;
   pty_bridge_service(&e->pty);
+  emu_events_poll(&e->events);
   uint64_t simulated = (avr->cycle - e->anchor_cycle) * 1000000000ull / FREQUENCY;
   uint64_t elapsed = wall_ns() - e->anchor_wall_ns;
   if (simulated > elapsed + AHEAD_SLEEP_USEC * 1000ull) {
@@ -115,11 +121,12 @@ static void report_ram(avr_t *avr) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--no-chip]\n");
+  fprintf(stderr, "usage: hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--events FILE.csv] "
+                  "[--no-chip]\n");
 }
 
 int main(int argc, char **argv) {
-  const char *firmware_path = NULL, *link = NULL, *trace_path = NULL;
+  const char *firmware_path = NULL, *link = NULL, *trace_path = NULL, *events_path = NULL;
   bool no_chip = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--firmware") == 0 && i + 1 < argc) {
@@ -128,6 +135,8 @@ int main(int argc, char **argv) {
       link = argv[++i];
     } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
       trace_path = argv[++i];
+    } else if (strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
+      events_path = argv[++i];
     } else if (strcmp(argv[i], "--no-chip") == 0) {
       no_chip = true;
     } else {
@@ -175,6 +184,15 @@ int main(int argc, char **argv) {
     }
   }
 
+  FILE *events = NULL;
+  if (events_path) {
+    events = fopen(events_path, "w");
+    if (!events) {
+      fprintf(stderr, "hapticctl-emu-uno: cannot write events %s: %s\n", events_path, strerror(errno));
+      return 1;
+    }
+  }
+
   static emulator_t e;
   e.avr = avr_make_mcu_by_name(MCU);
   if (!e.avr) {
@@ -191,6 +209,7 @@ int main(int argc, char **argv) {
   pty_bridge_attach(&e.pty, e.avr);
   drv2605_model_init(&e.drv, e.avr, no_chip, trace);
   drv2605_model_attach(&e.drv);
+  if (!emu_events_init(&e.events, e.avr, &firmware, events)) return 1;
 
   struct sigaction action;
   memset(&action, 0, sizeof action);
@@ -238,7 +257,9 @@ int main(int argc, char **argv) {
           (double)e.avr->cycle / FREQUENCY, e.drv.writes, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
           e.slips, (unsigned long long)e.slipped_usec);
   report_ram(e.avr);
+  emu_events_finish(&e.events);
   if (trace) fclose(trace);
+  if (events) fclose(events);
   pty_bridge_close(&e.pty);
   return status;
 }

@@ -1,0 +1,46 @@
+/*
+ * emu_events.h — what the emulated board's firmware did beside its drive, as the events file
+ * of `sim serve --trace` has it (docs/architecture.md §12): `time_s,event,channel,detail` rows
+ * for reset, watchdog_stop, underrun, late_batch, bad_frames and link_lost, and a last row,
+ * `stopped`, when the emulator ends (the end of the board's time line).
+ *
+ * The firmware has no channel to say so (a real board has none either): the emulator reads its
+ * `board` state from the AVR's RAM every service tick, at the offsets avr-gcc gave the fields
+ * (build/board_offsets.h, generated from board_offsets.c), and writes a row when a counter
+ * moves or a flag rises.
+ */
+#ifndef EMU_EVENTS_H
+#define EMU_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim_avr.h"
+#include "sim_elf.h"
+
+typedef struct {
+  avr_t *avr;
+  FILE *out;         /* NULL: no events file */
+  uint32_t board;    /* RAM address of the firmware's `board` */
+  bool seen;         /* the state below was read once (after the firmware's board_init) */
+  uint16_t boot_count;
+  bool watchdog_fired;
+  uint16_t underruns;
+  uint16_t late_segments;
+  uint16_t bad_frames;
+  bool link_lost;
+  unsigned long rows;
+} emu_events_t;
+
+/* Finds `board` in the firmware's symbols; false (with a message on stderr) when it is missing
+ * or not the size this emulator was built for. `out` gets the CSV header now. */
+bool emu_events_init(emu_events_t *events, avr_t *avr, const elf_firmware_t *firmware, FILE *out);
+
+/* Compares the firmware's state with the last look; writes a row for each change. */
+void emu_events_poll(emu_events_t *events);
+
+/* The last look, and the `stopped` row at the current simulated time. */
+void emu_events_finish(emu_events_t *events);
+
+#endif

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import HapticBoards
+import HapticSimulator
+
+/// `hapticctl emulate [--board ID] [--link PATH] [--no-chip] [--trace FILE.csv [--trace-rate HZ]]`.
+struct Emulate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run a board's real firmware on its emulator, on a pseudo-terminal, until terminated.",
+    discussion: """
+      Builds the board's firmware and emulator when they are missing or older than their \
+      sources (the board file's firmware and emulator sections; Boards/uno-drv2605l runs the \
+      ATmega328P firmware on simavr with a modelled DRV2605L), starts it and prints the \
+      pseudo-terminal's path as the first line on standard output, like `sim serve`: `probe`, \
+      `send` and the engine talk to it as to a board on a USB port. Ctrl-C or SIGTERM ends it.
+
+      --trace writes what the board did in `sim serve --trace`'s format: FILE.csv gets \
+      time_s,channel,drive,accel_g (the driver chip's output from the firmware's register \
+      writes, through the actuator physics), FILE.events.csv the firmware's events (reset, \
+      watchdog_stop, underrun, late_batch, bad_frames, link_lost) and the chip's (rom_effect, \
+      calibration), on the board's simulated time line.
+      """)
+
+  @Option(help: "The board to emulate (one with an emulator section in its board file).")
+  var board = "uno-drv2605l"
+
+  @Option(help: "Also create a symbolic link to the pseudo-terminal here.")
+  var link: String?
+
+  @Flag(help: "Leave the driver chip off the bus (the board must report it missing).")
+  var noChip = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Write what the board did to this CSV file (time_s,channel,drive,accel_g) and its events to FILE.events.csv.",
+      valueName: "FILE.csv"))
+  var trace: String?
+
+  @Option(help: "Rows per second in --trace (default: every physics step, 16 kHz).")
+  var traceRate: Double?
+
+  @OptionGroup var boardOptions: BoardOptions
+
+  func validate() throws {
+    if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
+    if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
+  }
+
+  func run() throws {
+    let definition = try boardOptions.board(board)
+    guard let emulator = definition.file.emulator, let firmware = definition.file.firmware else {
+      throw CLIError("board \(board) has no emulator (its board file \(definition.path ?? "(built in)") has no emulator section)")
+    }
+    let profile = try PatternLoading.profile(board, boards: boardOptions)
+    let configuration = SimulatorConfiguration(profile: profile)
+    if trace != nil && definition.file.driver != "drv2605l-rtp" {
+      throw CLIError("--trace: no register model for the \(definition.file.driver) driver of \(board)")
+    }
+    let program = try Self.build(definition, emulator: emulator, firmware: firmware, boardOptions: boardOptions)
+    let traceFile = try trace.map { path in
+      try BoardTraceFile(
+        path: path, stepsPerRow: traceRate.map { Int((configuration.physicsRate / $0).rounded()) } ?? 1)
+    }
+    let session = try EmulatorSession(
+      program: program.emulator, firmware: program.firmware, link: link, noChip: noChip,
+      trace: traceFile.map { (file: $0, actuator: configuration.actuators[0], physicsRate: configuration.physicsRate) })
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    var sources: [any DispatchSourceSignal] = []
+    for number in [SIGINT, SIGTERM] {
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { session.requestStop() }
+      source.resume()
+      sources.append(source)
+    }
+    print(session.ptyPath)
+    fflush(nil)
+    printError("emulated \(board) board on \(session.ptyPath)\(link.map { " (link \($0))" } ?? ""); Ctrl-C ends it")
+    let outcome = session.run()
+    sources.forEach { $0.cancel() }
+    printError("emulator stopped: \(outcome.summary)")
+    if let failure = traceFile?.failure { throw failure }
+    if let failure = outcome.failure { throw failure }
+  }
+
+  /// Builds what is missing or stale; returns the emulator program and the firmware image.
+  static func build(
+    _ definition: BoardDefinition, emulator: BoardFile.Emulator, firmware: BoardFile.Firmware, boardOptions: BoardOptions
+  ) throws -> (emulator: String, firmware: String) {
+    let directories = boardOptions.boardsDirectories
+    let firmwareFolder = try FirmwareLocator.sourceFolder(
+      definition, source: firmware.source, what: "firmware", boardDirectories: directories)
+    let emulatorFolder = try FirmwareLocator.sourceFolder(
+      definition, source: emulator.source, what: "emulator", boardDirectories: directories)
+    let image = firmwareFolder + "/" + emulator.firmwareImage
+    let program = emulatorFolder + "/" + emulator.program
+    let install = "needs the Debian packages \(emulator.packages.joined(separator: ", ")) (sudo apt-get install \(emulator.packages.joined(separator: " ")))"
+    func run(_ command: [String], in folder: String, what: String) throws {
+      printError("building the \(definition.id) \(what) in \(folder)")
+      do {
+        try Shell.run(command, in: folder, what: "the \(what) build", quietStandardOutput: true)
+      } catch let error as CLIError {
+        throw CLIError("\(error.message); the emulated \(definition.id) \(install)")
+      }
+    }
+    if FirmwareLocator.needsBuild(artifact: image, sources: firmwareFolder) {
+      try run(firmware.build, in: firmwareFolder, what: "firmware")
+    }
+    // The emulator reads the firmware's state at offsets compiled from its headers: a change
+    // of either folder rebuilds it.
+    if FirmwareLocator.needsBuild(artifact: program, sources: emulatorFolder)
+      || FirmwareLocator.needsBuild(artifact: program, sources: firmwareFolder)
+    {
+      try run(emulator.build, in: emulatorFolder, what: "emulator")
+    }
+    if !FileManager.default.fileExists(atPath: image) {
+      throw CLIError("the build did not produce the firmware image \(image); the emulated \(definition.id) \(install)")
+    }
+    if !FileManager.default.isExecutableFile(atPath: program) {
+      throw CLIError("the build did not produce the emulator \(program); the emulated \(definition.id) \(install)")
+    }
+    return (program, image)
+  }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import HapticSimulator
+import HapticTransport
+
+/// One emulator process for `hapticctl emulate`: started with its pseudo-terminal's path read
+/// from its first output line, followed while it runs (its register and event files turned
+/// into a board trace), stopped with SIGTERM.
+final class EmulatorSession: @unchecked Sendable {
+  /// How the run ended.
+  struct Outcome {
+    var summary: String
+    var failure: CLIError?
+  }
+
+  /// What a trace needs: the file, and the physics of channel 0.
+  typealias TraceSettings = (file: BoardTraceFile, actuator: ActuatorParameters, physicsRate: Double)
+
+  /// The pseudo-terminal the firmware's UART is on.
+  let ptyPath: String
+  private let process = Process()
+  private let lock = NSLock()
+  private var stopRequested = false
+  private var follower: TraceFollower?
+  private let scratch: URL?
+  /// When the emulator printed its path: its simulated time starts about then.
+  private let started: Double
+
+  init(program: String, firmware: String, link: String?, noChip: Bool, trace: TraceSettings?) throws {
+    var arguments = ["--firmware", firmware]
+    if let link { arguments += ["--link", link] }
+    if noChip { arguments.append("--no-chip") }
+    if let trace {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-emulate-\(UUID().uuidString)")
+      do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      } catch {
+        throw CLIError("cannot create a scratch folder for the trace in \(folder.deletingLastPathComponent().path)")
+      }
+      let registers = folder.appendingPathComponent("registers.csv").path
+      let events = folder.appendingPathComponent("events.csv").path
+      arguments += ["--trace", registers, "--events", events]
+      scratch = folder
+      follower = TraceFollower(
+        registers: FileTail(path: registers), events: FileTail(path: events),
+        replay: DRV2605LTraceReplay(actuator: trace.actuator, physicsRate: trace.physicsRate), sink: trace.file)
+    } else {
+      scratch = nil
+    }
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      if let scratch { try? FileManager.default.removeItem(at: scratch) }
+      throw CLIError("cannot start the emulator \(program): \(error.localizedDescription)")
+    }
+    // The emulator prints its path, then closes its standard output: read to the end.
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    started = MonotonicTime.seconds()
+    let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    guard line.hasPrefix("/") else {
+      process.waitUntilExit()
+      if let scratch { try? FileManager.default.removeItem(at: scratch) }
+      throw CLIError("the emulator \(program) exited (status \(process.terminationStatus)) before printing its pseudo-terminal")
+    }
+    ptyPath = line
+  }
+
+  /// Asks ``run()`` to stop the emulator and return (from a signal handler's queue).
+  func requestStop() {
+    lock.withLock { stopRequested = true }
+  }
+
+  /// Follows the emulator until it exits or a stop is requested; then stops it.
+  func run() -> Outcome {
+    while process.isRunning && !lock.withLock({ stopRequested }) {
+      usleep(50_000)
+      follower?.poll()
+    }
+    let stoppedByUs = process.isRunning
+    if stoppedByUs { process.terminate() }
+    process.waitUntilExit()
+    let ended = MonotonicTime.seconds() - started
+    // Ctrl-C reaches the emulator too: it ends by itself with status 0.
+    var outcome = Outcome(summary: stoppedByUs ? "stopped" : "the emulator exited with status \(process.terminationStatus)")
+    if process.terminationStatus != 0 {
+      outcome.failure = CLIError("the emulator exited with status \(process.terminationStatus) (its messages are above)")
+    }
+    if var follower {
+      follower.finish(at: ended)
+      outcome.summary += "; trace to \(String(format: "%.3f", follower.replayed)) s"
+      if follower.outOfOrder > 0 { outcome.summary += ", \(follower.outOfOrder) register writes out of order" }
+      self.follower = follower
+    }
+    if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    return outcome
+  }
+}
+
+/// The new complete lines of a file another process appends to.
+struct FileTail {
+  let path: String
+  private var handle: FileHandle?
+  private var partial = ""
+
+  init(path: String) { self.path = path }
+
+  /// Lines completed since the last call.
+  mutating func newLines() -> [Substring] {
+    if handle == nil { handle = FileHandle(forReadingAtPath: path) }
+    guard let handle, let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
+    partial += String(decoding: data, as: UTF8.self)
+    guard let end = partial.lastIndex(of: "\n") else { return [] }
+    let complete = String(partial[..<end])
+    partial = String(partial[partial.index(after: end)...])
+    return complete.split(separator: "\n", omittingEmptySubsequences: true)
+  }
+}
+
+/// Turns an emulated DRV2605L board's register and event files into a ``BoardTraceFile``.
+struct TraceFollower {
+  var registers: FileTail
+  var events: FileTail
+  var replay: DRV2605LTraceReplay
+  let sink: BoardTraceFile
+  private var lastWrite = 0.0
+  /// The simulated time the emulator stopped at, once its last row arrived.
+  private var end: Double?
+
+  init(registers: FileTail, events: FileTail, replay: DRV2605LTraceReplay, sink: BoardTraceFile) {
+    self.registers = registers
+    self.events = events
+    self.replay = replay
+    self.sink = sink
+  }
+
+  /// Seconds of board time replayed.
+  var replayed: Double { replay.time }
+  /// Register writes that arrived behind the time already replayed.
+  var outOfOrder: Int { replay.writesOutOfOrder }
+
+  /// Replays the register writes that arrived (up to the latest: the drive after it is not
+  /// known yet) and passes the events on.
+  mutating func poll() {
+    for line in registers.newLines() where !line.hasPrefix("time_") {
+      let fields = line.split(separator: ",")
+      guard fields.count == 3, let microseconds = UInt64(fields[0]), let register = UInt8(fields[1]),
+        let value = UInt8(fields[2])
+      else { continue }
+      let t = Double(microseconds) / 1e6
+      lastWrite = max(lastWrite, t)
+      switch replay.write(at: t, register: register, value: value, sink: sink) {
+      case .romEffect(let effect)?: sink.eventRow("\(Decimal6.string(t, digits: 7)),rom_effect,0,effect=\(effect)")
+      case .calibration?: sink.eventRow("\(Decimal6.string(t, digits: 7)),calibration,0,")
+      case nil: break
+      }
+    }
+    for line in events.newLines() where !line.hasPrefix("time_") {
+      // The emulator's last row marks the end of the board's time line.
+      if line.hasSuffix(",stopped,,"), let t = Double(line.prefix { $0 != "," }) { end = t }
+      sink.eventRow(String(line))
+    }
+    sink.flush()
+  }
+
+  /// The last of both files, and the drive held to the emulator's end (its `stopped` row, else
+  /// `wallEnd`, seconds since it started by the wall clock).
+  mutating func finish(at wallEnd: Double) {
+    poll()
+    replay.advance(to: max(end ?? wallEnd, lastWrite), sink: sink)
+    sink.flush()
+  }
+}
