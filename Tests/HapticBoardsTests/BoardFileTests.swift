@@ -51,6 +51,12 @@ import Testing
     #expect(problems(drv.replacingOccurrences(of: "flash:w:{firmware}:i", with: "flash:w:x.hex:i")) == [
       "flash.arguments: must contain {firmware}"
     ])
+    #expect(problems(drv.replacingOccurrences(of: "\"build/hapticctl-emu-uno\"", with: "\"/usr/bin/emu\"")) == [
+      "emulator.program: a file relative to the emulator's source folder, inside it"
+    ])
+    #expect(problems(drv.replacingOccurrences(of: "\"firmwareImage\"", with: "\"image\"")).contains {
+      $0.hasPrefix("emulator.image: unknown field")
+    })
     let erm = good.replacingOccurrences(of: "\"driver\": \"simulator\"", with: "\"driver\": \"pwm-hbridge-erm\"")
     #expect(problems(erm).isEmpty)
     #expect(problems(good.replacingOccurrences(of: "\"riseMs\": 50,", with: "")) == [
