@@ -135,9 +135,16 @@ extension ReliableLink {
       } else if frame.type == WireMessage.Kind.ack.rawValue && !frame.flags.contains(.reliable)
         && !frame.flags.contains(.poll)
       {
-        // Duplicate pure acks (a peer without NAKs): the second one resends.
-        duplicateAcks += 1
-        if duplicateAcks == 2 { fastRetransmit(now: now, output: &output) }
+        // Duplicate pure acks (a peer without NAKs): the second one resends. The answer to a
+        // poll of ours repeats the acknowledgement too: it is not a duplicate. (Counted here,
+        // as a pure ack that acknowledges new frames may be one just as well: the answers
+        // still to come then repeat it.)
+        if pollAnswersPending > 0 {
+          pollAnswersPending -= 1
+        } else {
+          duplicateAcks += 1
+          if duplicateAcks == 2 { fastRetransmit(now: now, output: &output) }
+        }
       }
     }
   }
@@ -161,6 +168,7 @@ extension ReliableLink {
     nextSeq = firstSequence
     duplicateAcks = 0
     lastPoll = nil
+    pollAnswersPending = 0
     timer.resetBackoff()
     consecutiveTimeouts = 0
   }

@@ -32,6 +32,7 @@ extension ReliableLink {
       consecutiveTimeouts += 1
       timer.backOff()
       congestionWindow = 1
+      pollAnswersPending = 0  // a new round: answers still out are no longer counted on
       if consecutiveTimeouts >= configuration.maxTimeouts {
         output.events.append(.linkLost)
         consecutiveTimeouts = 0
@@ -44,6 +45,7 @@ extension ReliableLink {
       // frame or a lost ack in one round trip instead of an RTO.
       statistics.polls += 1
       pollsUnanswered += 1
+      pollAnswersPending = min(pollAnswersPending + 1, configuration.maxPolls)
       lastPoll = now
       output.bytes = ackFrame(.poll, seq: nextSeq, now: now)
     }

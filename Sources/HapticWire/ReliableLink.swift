@@ -139,6 +139,9 @@ public struct ReliableLink: Sendable {
   /// When the last poll left, and how many went out since the peer was last heard.
   var lastPoll: Double?
   var pollsUnanswered = 0
+  /// Polls whose answers (pure acks, like any other) have not come back: an answer repeating
+  /// the last acknowledgement is not a duplicate ack (§4.5).
+  var pollAnswersPending = 0
   /// A valid frame of the peer's current session arrived (someone is there to answer polls).
   var peerHeard = false
   /// Where a restart on the peer's "NAK alone" stands (§4.5).

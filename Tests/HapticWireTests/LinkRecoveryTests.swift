@@ -183,4 +183,38 @@ struct LinkRecoveryTests {
     _ = host.receive(decoder.feed(restart.bytes), now: 0.023)
     #expect(host.unacknowledged == 0)
   }
+
+  @Test("Answers to our polls repeat the last acknowledgement: not duplicate acks, no resend")
+  func pollAnswersAreNotDuplicates() {
+    // Measured on the emulated Uno: a 238-byte frame took 7 ms to be acknowledged, two polls
+    // went out meanwhile, and their two answers (ack = the next frame's number, already sent)
+    // made a fast retransmit of a frame that was fine (9 of 30 bursts).
+    var host = ReliableLink(session: 7)
+    var board = ReliableLink(session: 1)
+    var decoder = FrameDecoder()
+    _ = host.receive(decoder.feed(board.receive(decoder.feed(host.send(.identify, now: 0)), now: 0.001).bytes), now: 0.002)
+    _ = host.receive(decoder.feed(board.send(.clock(id: 1, boardTime: 1), now: 0.003)), now: 0.004)
+    let big = decoder.feed(host.send(.statusRequest, now: 0.010))
+    var polls: [WireFrame] = []
+    var t = 0.010
+    while polls.count < 2, t < 0.1 {
+      t += 0.0005
+      polls += decoder.feed(host.poll(now: t).bytes)
+    }
+    #expect(polls.count == 2 && polls.allSatisfy { $0.flags.contains(.poll) })
+    // The board takes the frame, then the polls: one ack each, all with the same number.
+    let dataAck = decoder.feed(board.receive(big, now: t + 0.001).bytes)
+    let answers = polls.flatMap { decoder.feed(board.receive([$0], now: t + 0.002).bytes) }
+    #expect(answers.count == 2 && answers.allSatisfy { $0.ack == dataAck.first?.ack })
+    _ = host.receive(dataAck, now: t + 0.003)
+    _ = decoder.feed(host.send(.statusRequest, now: t + 0.003))  // the next frame goes
+    #expect(host.unacknowledged == 1)
+    let resent = host.statistics.retransmissions
+    let out = decoder.feed(host.receive(answers, now: t + 0.004).bytes)
+    #expect(host.statistics.retransmissions == resent, "resent on poll answers: \(out)")
+    // Two genuine duplicates after that still resend (a peer without NAKs).
+    let duplicate = WireFrame(flags: [.ackValid], session: 1, seq: 0, ack: dataAck.first?.ack ?? 0, type: 0, payload: [])
+    _ = host.receive([duplicate, duplicate], now: t + 0.005)
+    #expect(host.statistics.retransmissions > resent, "in flight \(host.unacknowledged)")
+  }
 }

@@ -10,6 +10,9 @@
 /* ResetCause names as the simulator's events file writes them (HapticWire.ResetCause). */
 static const char *const cause_names[] = {"unknown", "powerOn", "external", "brownOut", "watchdog", "software"};
 
+/* hal_avr.c's receive ring (RX_SIZE there). */
+#define RX_RING_SIZE 64u
+
 /* The ELF gives data addresses in the AVR's data space offset by 0x800000. */
 #define DATA_SEGMENT 0x800000u
 
@@ -23,6 +26,12 @@ bool emu_events_init(emu_events_t *e, avr_t *avr, const elf_firmware_t *firmware
   memset(e, 0, sizeof *e);
   e->avr = avr;
   e->out = out;
+  for (uint32_t i = 0; i < firmware->symbolcount; i++) {
+    const avr_symbol_t *symbol = firmware->symbol[i];
+    if (symbol->addr < DATA_SEGMENT || symbol->addr - DATA_SEGMENT > avr->ramend) continue;
+    if (strcmp(symbol->symbol, "rx_head") == 0) e->rx_head = symbol->addr - DATA_SEGMENT;
+    if (strcmp(symbol->symbol, "rx_tail") == 0) e->rx_tail = symbol->addr - DATA_SEGMENT;
+  }
   if (!out) return true;
   uint32_t board = 0, next = UINT32_MAX;
   for (uint32_t i = 0; i < firmware->symbolcount; i++) {
@@ -61,6 +70,10 @@ static void row(emu_events_t *e, const char *event, const char *channel, const c
 }
 
 void emu_events_poll(emu_events_t *e) {
+  if (e->rx_head && e->rx_tail) {
+    unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - e->avr->data[e->rx_tail]) % RX_RING_SIZE;
+    if (fill > e->rx_high_water) e->rx_high_water = fill;
+  }
   if (!e->out) return;
   uint16_t boot_count = read16(e, BOARD_OFFSET_BOOT_COUNT);
   /* Before board_init the state is zeroed RAM: nothing to compare yet. */

@@ -31,9 +31,13 @@ typedef struct {
   uint16_t bad_frames;
   bool link_lost;
   unsigned long rows;
+  /* The UART receive ring (hal_avr.c's rx_head, rx_tail; 0 when not found): its fullest
+   * sampled fill, reported on exit — how close the firmware came to dropping a byte. */
+  uint32_t rx_head, rx_tail;
+  unsigned rx_high_water;
 } emu_events_t;
 
-/* Finds `board` in the firmware's symbols; false (with a message on stderr) when it is missing
+/* Finds `board` (and the UART ring) in the firmware's symbols; false (with a message on stderr) when it is missing
  * or not the size this emulator was built for. `out` gets the CSV header now. */
 bool emu_events_init(emu_events_t *events, avr_t *avr, const elf_firmware_t *firmware, FILE *out);
 

@@ -257,6 +257,10 @@ int main(int argc, char **argv) {
           (double)e.avr->cycle / FREQUENCY, e.drv.writes, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
           e.slips, (unsigned long long)e.slipped_usec);
   report_ram(e.avr);
+  if (e.events.rx_head) {
+    fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e.events.rx_high_water,
+            63u);
+  }
   emu_events_finish(&e.events);
   if (trace) fclose(trace);
   if (events) fclose(events);

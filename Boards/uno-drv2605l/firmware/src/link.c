@@ -178,6 +178,9 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
   } else if (ack == first) {
     if (nak) {
       fast_retransmit(link, now);
+    } else if (pure_ack && link->poll_answers_pending > 0) {
+      /* The answer to a poll of ours repeats the acknowledgement: not a duplicate (§4.5). */
+      link->poll_answers_pending--;
     } else if (pure_ack && ++link->duplicate_acks == 2) {
       fast_retransmit(link, now);
     }
@@ -198,6 +201,7 @@ static void restart_session(link_t *link) {
   link->sent = 0;
   link->resend = 0;
   link->duplicate_acks = 0;
+  link->poll_answers_pending = 0;
   link->timeouts = 0;
   reset_backoff(link);
 }
@@ -304,6 +308,7 @@ void link_poll(link_t *link, uint32_t now) {
         link->timeouts = 0;
       }
       link->rto = link->rto * 2 > LINK_RTO_MAX ? LINK_RTO_MAX : link->rto * 2;
+      link->poll_answers_pending = 0; /* a new round */
       retransmit_all(link);
     }
   }
@@ -346,6 +351,7 @@ void link_poll(link_t *link, uint32_t now) {
     frame.payload = 0;
     if (!transmit(&frame)) return;
     link->polls++;
+    if (link->poll_answers_pending < LINK_MAX_POLLS) link->poll_answers_pending++;
     link->polls_sent++;
     link->last_poll = now | 1; /* never 0: 0 means "none since the last transmission" */
   }

@@ -75,6 +75,7 @@ typedef struct {
   bool stranger_nak_pending; /* a poll from a session we do not follow: NAK alone (§4.5) */
   uint8_t nak_restart;       /* NAK_RESTART_* */
   uint8_t polls;        /* polls sent since the host was last heard */
+  uint8_t poll_answers_pending; /* polls whose answers have not come back (not duplicates) */
   uint32_t last_poll;   /* ticks of the last poll (0: none since the last transmission) */
   bool delimiter_pending; /* a 0x00 goes before a retransmission burst */
 

@@ -370,6 +370,38 @@ static void fast_retransmit_on_two_duplicate_acks(void) {
   CHECK(host_find(&host, MSG_STATUS) != NULL); /* resent long before the RTO */
 }
 
+/* The host's answer to the board's poll repeats its last ack: not a duplicate (§4.5). */
+static void poll_answers_are_not_duplicate_acks(void) {
+  host_t host;
+  boot_and_connect(&host, 1000);
+  host.auto_ack = false;
+  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  CHECK(host_find(&host, MSG_STATUS) != NULL);
+  /* Unacknowledged for the poll timeout: the board polls, twice. */
+  int polls = 0;
+  for (int i = 0; i < 40 && polls < 2; i++) {
+    run_for(MS_TICKS(1));
+    host_read(&host);
+    for (int k = 0; k < host.count; k++) polls += (host.frames[k].frame.flags & FLAG_POLL) != 0;
+  }
+  CHECK_EQ(polls, 2);
+  uint8_t old_expected = (uint8_t)(host.expected - 1); /* the host never got the status */
+  frame_t answer = {1, FLAG_ACK_VALID, host.session, 0, old_expected, MSG_ACK, 0, 0};
+  host_send_frame(&answer);
+  host_send_frame(&answer);
+  run_for(10);
+  CHECK(host_read(&host) == 0 || host_find(&host, MSG_STATUS) == NULL); /* no resend */
+  CHECK_EQ(board.link.fast_recoveries, 0);
+  /* Two more are duplicates: resent at once. */
+  host_send_frame(&answer);
+  host_send_frame(&answer);
+  run_for(10);
+  host_read(&host);
+  CHECK(host_find(&host, MSG_STATUS) != NULL);
+}
+
 static void host_restart_restarts_our_session(void) {
   host_t host;
   boot_and_connect(&host, 1000);
@@ -502,6 +534,7 @@ const test_case_t link_tests[] = {
     {"unacknowledged frames are polled for, then retransmitted after the RTO, with backoff kept until a sample", unacknowledged_frames_are_retransmitted},
     {"the RTO follows RFC 6298 samples", rto_follows_round_trips},
     {"two duplicate acks trigger a fast retransmit", fast_retransmit_on_two_duplicate_acks},
+    {"answers to the board's polls are not duplicate acks", poll_answers_are_not_duplicate_acks},
     {"fast recovery: NAK on a gap, answers to polls, a host NAK resends at once", fast_recovery_with_nak_and_poll},
     {"a host restart restarts the board's session and resends", host_restart_restarts_our_session},
     {"a new host with the previous host's session id gets a session of its own", reused_session_id_starts_a_new_session},
