@@ -1,4 +1,5 @@
 import Foundation
+import HapticTransport
 import HapticWire
 import Testing
 
