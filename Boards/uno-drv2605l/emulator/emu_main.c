@@ -1,14 +1,20 @@
 /*
  * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno + DRV2605L board.
  *
- *   hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--events FILE.csv]
- *                     [--no-chip]
+ *   hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
+ *                     [--link PATH] [--trace FILE.csv] [--events FILE.csv] [--no-chip]
  *
  * Runs the firmware ELF on simavr's ATmega328P at 16 MHz in real time, with UART0 on a
  * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and a
  * DRV2605L model on the TWI bus (--trace logs its register writes; --no-chip leaves the bus
  * empty; --events writes what the firmware did beside its drive — resets, watchdog stops,
  * underruns, late batches, bad frames, a lost link — as `sim serve --trace` does, emu_events.h).
+ * --bootloader loads an Intel hex (Optiboot) at its address and starts there, as the Uno's
+ * fuses (BOOTRST) do; --blank leaves the application flash erased (the firmware ELF, if given,
+ * is then read for its symbols only), so the board runs nothing until flashed through the
+ * bootloader. --auto-reset models the Uno's DTR auto-reset: a host opening the pty resets the
+ * AVR externally (EXTRF), which is what makes Optiboot listen (~1 s) before the application.
+ * SIGUSR1 power-cycles the board (PORF: Optiboot starts the application at once).
  * Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
  * removed. A missing or unreadable firmware file is exit status 1.
  *
@@ -39,6 +45,9 @@
 #include "sim_avr.h"
 #include "sim_cycle_timers.h"
 #include "sim_elf.h"
+#include "sim_hex.h"
+#include "sim_io.h"
+#include "avr_watchdog.h"
 #include "sim_time.h"
 
 #define MCU "atmega328p"
@@ -48,11 +57,24 @@
 #define BEHIND_SLIP_USEC 500000 /* re-anchor when it lags by more than this (else catch up) */
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t power_cycle_requested;
 
 static void on_signal(int signal_number) {
-  (void)signal_number;
-  stop_requested = 1;
+  if (signal_number == SIGUSR1) {
+    power_cycle_requested = 1;
+  } else {
+    stop_requested = 1;
+  }
 }
+
+/* How long the AVR stays in reset after the pin is released: the Uno's fuses (full-swing
+ * crystal, SUT = 11) add 14 CK + 65 ms of reset time-out (ATmega328P datasheet table 9-4). */
+#define RESET_TIMEOUT_NS 65000000ull
+
+/* MCUSR's data address and reset-flag bits (ATmega328P datasheet §10.9.1). */
+#define MCUSR_ADDRESS 0x54
+#define MCUSR_PORF 0x01
+#define MCUSR_EXTRF 0x02
 
 typedef struct {
   avr_t *avr;
@@ -63,6 +85,8 @@ typedef struct {
   avr_cycle_count_t anchor_cycle;
   unsigned long slips;     /* times the simulation fell behind and re-anchored */
   uint64_t slipped_usec;
+  unsigned long resets;    /* external resets (auto-reset) and power cycles */
+  uint64_t held_until_ns;  /* the AVR is in reset until this wall-clock time (0: running) */
 } emulator_t;
 
 static uint64_t wall_ns(void) {
@@ -88,7 +112,9 @@ static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param
     uint64_t ahead = simulated - elapsed;
     struct timespec timeout = {(time_t)(ahead / 1000000000ull), (long)(ahead % 1000000000ull)};
     struct pollfd fd = {e->pty.master, POLLIN, 0};
-    (void)ppoll(&fd, 1, &timeout, NULL);
+    /* With no host on a tracked pty the master reports a hang-up at once: just sleep. */
+    bool watch = !e->pty.tracks_host || e->pty.host_present;
+    (void)ppoll(watch ? &fd : NULL, watch ? 1 : 0, &timeout, NULL);
     pty_bridge_service(&e->pty);
   } else if (elapsed > simulated + BEHIND_SLIP_USEC * 1000ull) {
     e->slips++;
@@ -120,14 +146,91 @@ static void report_ram(avr_t *avr) {
   }
 }
 
+/* Resets the AVR as its reset pin (`cause` MCUSR_EXTRF) or a power cycle (MCUSR_PORF) would:
+ * RAM and registers start over, flash and EEPROM stay, execution starts at the reset vector
+ * (the bootloader's when one is loaded). Called between instructions, outside cycle timers. */
+static void reset_avr(emulator_t *e, uint8_t cause) {
+  avr_reset(e->avr);
+  e->avr->data[MCUSR_ADDRESS] = cause;
+  e->resets++;
+  /* Held in reset for the time-out: the CPU does not run and the UART hears nothing. Pacing
+   * starts again when it ends (the reset cleared every cycle timer). */
+  e->held_until_ns = wall_ns() + RESET_TIMEOUT_NS;
+}
+
+/* While held in reset: serve the pty (a host may open or close it, what it sends is lost);
+ * true while the hold lasts. */
+static bool held_in_reset(emulator_t *e) {
+  if (e->held_until_ns == 0) return false;
+  pty_bridge_service(&e->pty);
+  pty_bridge_discard_input(&e->pty);
+  if (wall_ns() < e->held_until_ns) {
+    usleep(e->held_until_ns == UINT64_MAX ? 1000 : 200); /* parked in erased flash, or in reset */
+    if (e->pty.opened) {
+      e->pty.opened = false;
+      reset_avr(e, MCUSR_EXTRF);
+    }
+    if (power_cycle_requested) {
+      power_cycle_requested = 0;
+      reset_avr(e, MCUSR_PORF);
+    }
+    return true;
+  }
+  e->held_until_ns = 0;
+  e->anchor_wall_ns = wall_ns();
+  e->anchor_cycle = e->avr->cycle;
+  avr_cycle_timer_register_usec(e->avr, SERVICE_USEC, service, e);
+  return false;
+}
+
+/* simavr 1.6 keeps a running watchdog's old period when a new prescaler is written (its
+ * timer is re-armed only when the enable bits change or at the next WDR). Optiboot aborts on
+ * a byte that is not STK500 by setting a 16 ms watchdog and spinning without WDR: in simavr
+ * it waited the whole 1 s instead (measured: a stray byte at 600 ms after the reset started
+ * the application at 1625 ms, not ~620 ms). So every write of WDTCSR is followed by what WDR
+ * does — the timer restarts with the period just written; on hardware a prescaler change
+ * takes effect at once, so this differs by at most the part of one period already run. */
+#define WDTCSR_ADDRESS 0x60
+
+static void wdtcsr_written(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq;
+  /* Only for the write that sets the new configuration (not the WDCE unlock before it) and
+   * only while that leaves it enabled (WDE 0x08 or WDIE 0x40): a WDR otherwise arms simavr's
+   * timer for a watchdog that is off, and its expiry then stops the simulation. */
+  if ((value & 0x48) && !(value & 0x10)) avr_ioctl((avr_t *)param, AVR_IOCTL_WATCHDOG_RESET, 0);
+}
+
+/* Loads an Intel hex file (a bootloader) into flash; returns its lowest address, or -1. */
+static long load_bootloader(avr_t *avr, const char *path) {
+  ihex_chunk_p chunks = NULL;
+  int count = read_ihex_chunks(path, &chunks);
+  if (count <= 0) {
+    fprintf(stderr, "hapticctl-emu-uno: cannot read the bootloader %s (an Intel hex file)\n", path);
+    return -1;
+  }
+  long lowest = -1;
+  for (int i = 0; i < count; i++) {
+    if (chunks[i].baseaddr + chunks[i].size > avr->flashend + 1) {
+      fprintf(stderr, "hapticctl-emu-uno: the bootloader %s does not fit in flash (0x%x + %u > 0x%x)\n", path, chunks[i].baseaddr, chunks[i].size, avr->flashend + 1);
+      free_ihex_chunks(chunks);
+      return -1;
+    }
+    memcpy(avr->flash + chunks[i].baseaddr, chunks[i].data, chunks[i].size);
+    if (lowest < 0 || chunks[i].baseaddr < (uint32_t)lowest) lowest = chunks[i].baseaddr;
+  }
+  free_ihex_chunks(chunks);
+  return lowest;
+}
+
 static void usage(void) {
-  fprintf(stderr, "usage: hapticctl-emu-uno --firmware PATH.elf [--link PATH] [--trace FILE.csv] [--events FILE.csv] "
-                  "[--no-chip]\n");
+  fprintf(stderr,
+          "usage: hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]] [--link PATH]\n"
+          "                         [--trace FILE.csv] [--events FILE.csv] [--no-chip]\n");
 }
 
 int main(int argc, char **argv) {
-  const char *firmware_path = NULL, *link = NULL, *trace_path = NULL, *events_path = NULL;
-  bool no_chip = false;
+  const char *firmware_path = NULL, *link = NULL, *trace_path = NULL, *events_path = NULL, *bootloader_path = NULL;
+  bool no_chip = false, blank = false, auto_reset = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--firmware") == 0 && i + 1 < argc) {
       firmware_path = argv[++i];
@@ -137,6 +240,12 @@ int main(int argc, char **argv) {
       trace_path = argv[++i];
     } else if (strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
       events_path = argv[++i];
+    } else if (strcmp(argv[i], "--bootloader") == 0 && i + 1 < argc) {
+      bootloader_path = argv[++i];
+    } else if (strcmp(argv[i], "--blank") == 0) {
+      blank = true;
+    } else if (strcmp(argv[i], "--auto-reset") == 0) {
+      auto_reset = true;
     } else if (strcmp(argv[i], "--no-chip") == 0) {
       no_chip = true;
     } else {
@@ -144,7 +253,7 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  if (!firmware_path) {
+  if ((!firmware_path && !blank) || ((blank || auto_reset) && !bootloader_path)) {
     usage();
     return 1;
   }
@@ -153,24 +262,25 @@ int main(int argc, char **argv) {
   int path_out = dup(STDOUT_FILENO);
   dup2(STDERR_FILENO, STDOUT_FILENO);
 
-  FILE *probe = fopen(firmware_path, "rb");
-  if (!probe) {
-    fprintf(stderr, "hapticctl-emu-uno: cannot read firmware %s: %s\n", firmware_path, strerror(errno));
-    return 1;
-  }
-  unsigned char magic[4] = {0};
-  size_t got = fread(magic, 1, 4, probe);
-  fclose(probe);
-  if (got != 4 || memcmp(magic, "\x7f" "ELF", 4) != 0) {
-    fprintf(stderr, "hapticctl-emu-uno: %s is not an ELF file\n", firmware_path);
-    return 1;
-  }
-
   elf_firmware_t firmware;
   memset(&firmware, 0, sizeof firmware);
-  if (elf_read_firmware(firmware_path, &firmware) != 0 || firmware.flashsize == 0) {
-    fprintf(stderr, "hapticctl-emu-uno: cannot load firmware %s\n", firmware_path);
-    return 1;
+  if (firmware_path) {
+    FILE *probe = fopen(firmware_path, "rb");
+    if (!probe) {
+      fprintf(stderr, "hapticctl-emu-uno: cannot read firmware %s: %s\n", firmware_path, strerror(errno));
+      return 1;
+    }
+    unsigned char magic[4] = {0};
+    size_t got = fread(magic, 1, 4, probe);
+    fclose(probe);
+    if (got != 4 || memcmp(magic, "\x7f" "ELF", 4) != 0) {
+      fprintf(stderr, "hapticctl-emu-uno: %s is not an ELF file\n", firmware_path);
+      return 1;
+    }
+    if (elf_read_firmware(firmware_path, &firmware) != 0 || firmware.flashsize == 0) {
+      fprintf(stderr, "hapticctl-emu-uno: cannot load firmware %s\n", firmware_path);
+      return 1;
+    }
   }
   snprintf(firmware.mmcu, sizeof firmware.mmcu, "%s", MCU);
   firmware.frequency = FREQUENCY;
@@ -202,10 +312,25 @@ int main(int argc, char **argv) {
   avr_init(e.avr);
   e.avr->frequency = FREQUENCY;
   e.avr->sleep = no_sleep;
-  avr_load_firmware(e.avr, &firmware);
+  /* HAPTICCTL_EMU_LOG=N: simavr's own messages at level N (1 errors … 4 trace), for diagnosis. */
+  if (getenv("HAPTICCTL_EMU_LOG")) e.avr->log = (uint8_t)atoi(getenv("HAPTICCTL_EMU_LOG"));
+  if (firmware_path && !blank) avr_load_firmware(e.avr, &firmware);
   e.avr->frequency = FREQUENCY;
+  if (bootloader_path) {
+    long start = load_bootloader(e.avr, bootloader_path);
+    if (start < 0) return 1;
+    /* BOOTRST programmed (the Uno's high fuse 0xDE): every reset starts the bootloader; it
+     * runs above the application, so all of flash is code. */
+    e.avr->reset_pc = (avr_flashaddr_t)start;
+    e.avr->pc = (avr_flashaddr_t)start;
+    e.avr->codeend = e.avr->flashend;
+    e.avr->data[MCUSR_ADDRESS] = MCUSR_PORF;
+  }
+
+  avr_irq_register_notify(avr_iomem_getirq(e.avr, WDTCSR_ADDRESS, NULL, AVR_IOMEM_IRQ_ALL), wdtcsr_written, e.avr);
 
   if (!pty_bridge_open(&e.pty, link)) return 1;
+  if (auto_reset) pty_bridge_track_host(&e.pty);
   pty_bridge_attach(&e.pty, e.avr);
   drv2605_model_init(&e.drv, e.avr, no_chip, trace);
   drv2605_model_attach(&e.drv);
@@ -216,12 +341,14 @@ int main(int argc, char **argv) {
   action.sa_handler = on_signal;
   sigaction(SIGINT, &action, NULL);
   sigaction(SIGTERM, &action, NULL);
+  sigaction(SIGUSR1, &action, NULL);
   /* A parent may have started us with these blocked (threads that block signals pass their
    * mask on to children): unblock them, or SIGTERM would never end the emulator. */
   sigset_t wanted;
   sigemptyset(&wanted);
   sigaddset(&wanted, SIGINT);
   sigaddset(&wanted, SIGTERM);
+  sigaddset(&wanted, SIGUSR1);
   sigprocmask(SIG_UNBLOCK, &wanted, NULL);
   signal(SIGPIPE, SIG_IGN);
 
@@ -235,8 +362,27 @@ int main(int argc, char **argv) {
 
   int state = cpu_Running;
   for (unsigned long steps = 1; !stop_requested; steps++) {
+    if (held_in_reset(&e)) continue;
     state = avr_run(e.avr);
     if (state == cpu_Done || state == cpu_Crashed) break;
+    /* Erased application flash (0xFFFF words), where Optiboot jumps when there is no
+     * application: a real AVR slides through it into the bootloader, which jumps back, a
+     * return address more on the stack each round (rcall appStart never returns), until the
+     * stack runs over the registers and whatever then runs is undefined. The emulated board
+     * parks instead: it runs nothing until the next reset (a host opening the port, a power
+     * cycle), which is what "runs nothing until flashed" means to a user. */
+    if (e.avr->reset_pc != 0 && e.avr->pc < e.avr->reset_pc && e.avr->flash[e.avr->pc] == 0xFF &&
+        e.avr->flash[e.avr->pc + 1] == 0xFF) {
+      e.held_until_ns = UINT64_MAX;
+    }
+    if (e.pty.opened) {
+      e.pty.opened = false;
+      reset_avr(&e, MCUSR_EXTRF); /* DTR went active: the Uno's auto-reset capacitor */
+    }
+    if (power_cycle_requested) {
+      power_cycle_requested = 0;
+      reset_avr(&e, MCUSR_PORF);
+    }
     /* A reset of the AVR (its watchdog) clears every cycle timer: re-arm the pacing. */
     if ((steps & 0xFFFF) == 0 && avr_cycle_timer_status(e.avr, service, &e) == 0) {
       e.anchor_wall_ns = wall_ns();
@@ -253,9 +399,9 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr,
           "hapticctl-emu-uno: %.3f s simulated, %lu register writes, %lu bytes in, %lu out, "
-          "%lu dropped, %lu slips (%llu us)\n",
+          "%lu dropped, %lu slips (%llu us), %lu resets\n",
           (double)e.avr->cycle / FREQUENCY, e.drv.writes, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
-          e.slips, (unsigned long long)e.slipped_usec);
+          e.slips, (unsigned long long)e.slipped_usec, e.resets);
   report_ram(e.avr);
   if (e.events.rx_head) {
     fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e.events.rx_high_water,

@@ -63,6 +63,13 @@ bool pty_bridge_open(pty_bridge_t *b, const char *link) {
   return true;
 }
 
+void pty_bridge_track_host(pty_bridge_t *b) {
+  if (b->slave >= 0) close(b->slave);
+  b->slave = -1;
+  b->tracks_host = true;
+  b->host_present = false;
+}
+
 /* Bytes leaving the AVR's UART. */
 static void uart_out_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
   (void)irq;
@@ -123,7 +130,16 @@ void pty_bridge_service(pty_bridge_t *b) {
   while (room > 0) {
     uint8_t chunk[512];
     ssize_t n = read(b->master, chunk, room < sizeof chunk ? room : sizeof chunk);
-    if (n <= 0) break; /* EAGAIN: nothing; EIO: no reader (cannot happen, we hold the slave) */
+    if (b->tracks_host) {
+      /* EIO: no one has the slave open; anything else (data, EAGAIN): someone has. */
+      bool present = !(n < 0 && errno == EIO);
+      if (present && !b->host_present) {
+        b->opened = true;
+        b->host_opens++;
+      }
+      b->host_present = present;
+    }
+    if (n <= 0) break; /* EAGAIN: nothing; EIO: no reader */
     for (ssize_t i = 0; i < n; i++) b->in[(b->in_head++) % sizeof b->in] = chunk[i];
     room -= (size_t)n;
   }
@@ -132,7 +148,11 @@ void pty_bridge_service(pty_bridge_t *b) {
     b->feeding = true;
     avr_cycle_timer_register(b->avr, 1, feed_byte, b);
   }
-  /* AVR -> host. */
+  /* AVR -> host (dropped while no host has the port, as a USB serial chip's would be). */
+  if (b->tracks_host && !b->host_present && b->out_length > 0) {
+    b->bytes_dropped += b->out_length;
+    b->out_length = 0;
+  }
   if (b->out_length > 0) {
     ssize_t n = write(b->master, b->out, b->out_length);
     if (n > 0) {
@@ -140,6 +160,11 @@ void pty_bridge_service(pty_bridge_t *b) {
       b->out_length -= (size_t)n;
     }
   }
+}
+
+void pty_bridge_discard_input(pty_bridge_t *b) {
+  b->bytes_dropped += b->in_head - b->in_tail;
+  b->in_tail = b->in_head;
 }
 
 void pty_bridge_close(pty_bridge_t *b) {
