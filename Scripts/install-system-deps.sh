@@ -17,6 +17,7 @@ packages=(
   libsimavr-dev
   libelf-dev          # simavr loads the firmware ELF
   avrdude             # hapticctl flash
+  arduino-core-avr    # Optiboot's source: the emulated Uno's bootloader (built by its make)
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -67,8 +67,9 @@ public struct BoardFile: Sendable, Hashable, Codable {
   }
 
   /// How to build and start the board's emulator (`hapticctl emulate`): a program run as
-  /// `PROGRAM --firmware ELF [--link PATH] [--trace REGISTERS.csv] [--events EVENTS.csv]
-  /// [--no-chip]` that prints its pseudo-terminal's path as its first line (docs/boards.md).
+  /// `PROGRAM --firmware ELF [--bootloader HEX [--blank] [--auto-reset]] [--link PATH]
+  /// [--trace REGISTERS.csv] [--events EVENTS.csv] [--no-chip]` that prints its
+  /// pseudo-terminal's path as its first line (docs/boards.md §6).
   public struct Emulator: Sendable, Hashable, Codable {
     /// Source folder, relative to the folder holding the board file.
     public var source: String
@@ -78,6 +79,9 @@ public struct BoardFile: Sendable, Hashable, Codable {
     public var program: String
     /// The firmware image it runs (an ELF), relative to the firmware's source folder.
     public var firmwareImage: String
+    /// The board's bootloader (Intel hex), relative to the emulator's folder, made by its
+    /// build: given, the emulator starts it on every reset and models the port's auto-reset.
+    public var bootloader: String?
     /// Debian packages the build and the program need (named in the error when a tool is missing).
     public var packages: [String]
   }
@@ -128,6 +132,6 @@ public struct BoardFile: Sendable, Hashable, Codable {
     ],
     "firmware": ["source", "build", "artifact"],
     "flash": ["tool", "arguments"],
-    "emulator": ["source", "build", "program", "firmwareImage", "packages"],
+    "emulator": ["source", "build", "program", "firmwareImage", "bootloader", "packages"],
   ]
 }

@@ -68,6 +68,9 @@ enum BoardValidation {
       check(!emulator.build.isEmpty, "emulator.build", "the build command, e.g. [\"make\"]")
       check(isRelative(emulator.program), "emulator.program", "a file relative to the emulator's source folder, inside it")
       check(isRelative(emulator.firmwareImage), "emulator.firmwareImage", "a file relative to the firmware's source folder, inside it")
+      if let bootloader = emulator.bootloader {
+        check(isRelative(bootloader), "emulator.bootloader", "a file relative to the emulator's source folder, inside it")
+      }
       check(file.firmware != nil, "firmware", "a board with an emulator needs a firmware section (the emulator runs it)")
     }
     if let family, problems.isEmpty { problems += family.problems(file) }

@@ -80,14 +80,15 @@ enum BuiltInBoards {
   },
   "flash": {
     "tool": "avrdude",
-    "arguments": ["-p", "atmega328p", "-c", "arduino", "-P", "{port}", "-b", "115200", "-D", "-U", "flash:w:{firmware}:i"]
+    "arguments": ["-p", "atmega328p", "-c", "arduino", "-x", "attempts=4", "-P", "{port}", "-b", "115200", "-D", "-U", "flash:w:{firmware}:i"]
   },
   "emulator": {
     "source": "uno-drv2605l/emulator",
     "build": ["make"],
     "program": "build/hapticctl-emu-uno",
     "firmwareImage": "build/hapticctl-uno.elf",
-    "packages": ["make", "gcc", "pkg-config", "gcc-avr", "avr-libc", "binutils-avr", "simavr", "libsimavr-dev", "libelf-dev"]
+    "bootloader": "build/optiboot_atmega328.hex",
+    "packages": ["make", "gcc", "pkg-config", "gcc-avr", "avr-libc", "binutils-avr", "simavr", "libsimavr-dev", "libelf-dev", "arduino-core-avr"]
   }
 }
 

@@ -3,7 +3,8 @@ import Foundation
 import HapticBoards
 import HapticSimulator
 
-/// `hapticctl emulate [--board ID] [--link PATH] [--no-chip] [--trace FILE.csv [--trace-rate HZ]]`.
+/// `hapticctl emulate [--board ID] [--link PATH] [--blank] [--no-auto-reset] [--no-chip]
+/// [--trace FILE.csv [--trace-rate HZ]]`.
 struct Emulate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a board's real firmware on its emulator, on a pseudo-terminal, until terminated.",
@@ -13,6 +14,12 @@ struct Emulate: ParsableCommand {
       ATmega328P firmware on simavr with a modelled DRV2605L), starts it and prints the \
       pseudo-terminal's path as the first line on standard output, like `sim serve`: `probe`, \
       `send` and the engine talk to it as to a board on a USB port. Ctrl-C or SIGTERM ends it.
+
+      A board with a bootloader (the Uno's Optiboot) behaves like the real one: every open of \
+      the port resets it (the USB serial chip's DTR through a capacitor), the bootloader listens \
+      for avrdude before the firmware starts (--no-auto-reset: a board with auto-reset \
+      disabled), and --blank starts it with the bootloader only: it runs nothing until \
+      `hapticctl flash --port PTY` writes the firmware through the bootloader.
 
       --trace writes what the board did in `sim serve --trace`'s format: FILE.csv gets \
       time_s,channel,drive,accel_g (the driver chip's output from the firmware's register \
@@ -29,6 +36,12 @@ struct Emulate: ParsableCommand {
 
   @Flag(help: "Leave the driver chip off the bus (the board must report it missing).")
   var noChip = false
+
+  @Flag(help: "Start with the bootloader only: the board runs nothing until flashed.")
+  var blank = false
+
+  @Flag(help: "Do not reset the board when a host opens the port (as with auto-reset disabled).")
+  var noAutoReset = false
 
   @Option(
     help: ArgumentHelp(
@@ -56,13 +69,23 @@ struct Emulate: ParsableCommand {
     if trace != nil && definition.file.driver != "drv2605l-rtp" {
       throw CLIError("--trace: no register model for the \(definition.file.driver) driver of \(board)")
     }
+    if (blank || noAutoReset) && emulator.bootloader == nil {
+      throw CLIError("--\(blank ? "blank" : "no-auto-reset"): the \(board) emulator has no bootloader")
+    }
     let program = try Self.build(definition, emulator: emulator, firmware: firmware, boardOptions: boardOptions)
     let traceFile = try trace.map { path in
       try BoardTraceFile(
         path: path, stepsPerRow: traceRate.map { Int((configuration.physicsRate / $0).rounded()) } ?? 1)
     }
+    var options: [String] = []
+    if let bootloader = program.bootloader {
+      options += ["--bootloader", bootloader]
+      if blank { options.append("--blank") }
+      if !noAutoReset { options.append("--auto-reset") }
+    }
+    if noChip { options.append("--no-chip") }
     let session = try EmulatorSession(
-      program: program.emulator, firmware: program.firmware, link: link, noChip: noChip,
+      program: program.emulator, firmware: program.firmware, link: link, options: options,
       trace: traceFile.map { (file: $0, actuator: configuration.actuators[0], physicsRate: configuration.physicsRate) })
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
@@ -86,7 +109,7 @@ struct Emulate: ParsableCommand {
   /// Builds what is missing or stale; returns the emulator program and the firmware image.
   static func build(
     _ definition: BoardDefinition, emulator: BoardFile.Emulator, firmware: BoardFile.Firmware, boardOptions: BoardOptions
-  ) throws -> (emulator: String, firmware: String) {
+  ) throws -> (emulator: String, firmware: String, bootloader: String?) {
     let directories = boardOptions.boardsDirectories
     let firmwareFolder = try FirmwareLocator.sourceFolder(
       definition, source: firmware.source, what: "firmware", boardDirectories: directories)
@@ -119,6 +142,10 @@ struct Emulate: ParsableCommand {
     if !FileManager.default.isExecutableFile(atPath: program) {
       throw CLIError("the build did not produce the emulator \(program); the emulated \(definition.id) \(install)")
     }
-    return (program, image)
+    let bootloader = emulator.bootloader.map { emulatorFolder + "/" + $0 }
+    if let bootloader, !FileManager.default.fileExists(atPath: bootloader) {
+      throw CLIError("the build did not produce the bootloader \(bootloader); the emulated \(definition.id) \(install)")
+    }
+    return (program, image, bootloader)
   }
 }

@@ -25,10 +25,11 @@ final class EmulatorSession: @unchecked Sendable {
   /// When the emulator printed its path: its simulated time starts about then.
   private let started: Double
 
-  init(program: String, firmware: String, link: String?, noChip: Bool, trace: TraceSettings?) throws {
-    var arguments = ["--firmware", firmware]
+  /// Starts `program` on `firmware` (with a blank board, read for its symbols only) with
+  /// `options` (`--bootloader HEX`, `--blank`, `--auto-reset`, `--no-chip`).
+  init(program: String, firmware: String, link: String?, options: [String], trace: TraceSettings?) throws {
+    var arguments = ["--firmware", firmware] + options
     if let link { arguments += ["--link", link] }
-    if noChip { arguments.append("--no-chip") }
     if let trace {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-emulate-\(UUID().uuidString)")
       do {

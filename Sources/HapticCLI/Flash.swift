@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HapticBoards
 import HapticTransport
+import HapticWire
 
 /// `hapticctl flash --board ID --port PATH [--firmware HEX] [--dry-run]`.
 struct Flash: ParsableCommand {
@@ -10,8 +11,9 @@ struct Flash: ParsableCommand {
     discussion: """
       Uses the board file's firmware and flash sections: builds the firmware in its source \
       folder when the artifact is missing or older than its sources, runs the flashing tool \
-      (avrdude -c arduino at 115200 for the Uno), waits for the board to boot and prints its \
-      identity. --dry-run prints the exact commands and touches nothing.
+      (avrdude -c arduino at 115200 through the Uno's bootloader, write and verify) and probes \
+      the board: it must answer as the board flashed. Failures say what state the board is \
+      left in. --dry-run prints the exact commands and touches nothing.
       """)
 
   @Option(help: "Board id (hapticctl boards lists them).")
@@ -64,19 +66,45 @@ struct Flash: ParsableCommand {
     guard let tool = Shell.find(method.tool) else {
       throw CLIError("\(method.tool) not found on PATH (Debian/Ubuntu: sudo apt-get install \(method.tool))")
     }
-    try Shell.run([tool] + arguments, in: nil, what: method.tool)
-    // The bootloader hands over to the firmware after a moment; then ask the board who it is.
-    usleep(1_500_000)
+    let flashed = try Shell.capture([tool] + arguments, what: method.tool)
+    // What the tool said, less a pseudo-terminal's complaint that it has no DTR/RTS lines (an
+    // emulated board resets on open instead).
+    let said = flashed.output.split(separator: "\n").filter { !$0.contains("TIOCM") }
+    if !said.isEmpty { printError(said.joined(separator: "\n")) }
+    if flashed.status != 0 { throw Self.failure(tool: method.tool, output: flashed.output, port: port) }
+    // The bootloader starts the firmware once the tool leaves it; opening the port again resets
+    // a board with auto-reset, and the probe's first frames end its bootloader's wait: no sleep.
     let transport: any ByteTransport
     do {
       transport = try Transports.open(path: port, baud: definition.file.link.baud)
     } catch {
-      throw CLIError("flashed, but cannot open \(port) to probe: \(error.description)")
+      throw CLIError("flashed and verified, but cannot open \(port) to probe: \(error.description)")
     }
     defer { transport.close() }
     let result = try Prober(timeout: 3).probe(transport)
     print(ProbeReport.text(result))
-    if !result.supportsHaptics { throw ExitCode(1) }
+    guard result.supportsHaptics, let capabilities = result.capabilities else {
+      throw CLIError(
+        "flashed and verified, but the board did not answer as hapticctl firmware within 3 s: \(result.reason ?? "no reason given")")
+    }
+    guard capabilities.boardID == definition.id else {
+      throw CLIError(
+        "flashed and verified, but the board answers as \(capabilities.boardID), not \(definition.id): is --board right for this hardware?")
+    }
+  }
+
+  /// A clear error for a failed flashing tool: what went wrong and the state the board is in.
+  static func failure(tool: String, output: String, port: String) -> CLIError {
+    let text = output.lowercased()
+    if text.contains("not in sync") || text.contains("not responding") || text.contains("unable to open programmer") {
+      return CLIError(
+        "\(tool) found no bootloader answering on \(port) (nothing was written: the board is as it was). Is it the board's USB port, is auto-reset working (or press reset as the upload starts), is another program using the port?")
+    }
+    if text.contains("verification") || text.contains("mismatch") {
+      return CLIError(
+        "\(tool) wrote the firmware to \(port) but verifying it failed: the board's flash holds a damaged image and it will not run until flashed again (the bootloader is still there: run flash again)")
+    }
+    return CLIError("\(tool) failed on \(port) (its messages are above); the board may hold a partial image: flash again")
   }
 }
 
@@ -146,6 +174,27 @@ enum Shell {
       if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }
     return nil
+  }
+
+  /// Runs a command with its standard output and error captured together; standard input is
+  /// empty.
+  static func capture(_ command: [String], what: String) throws -> (status: Int32, output: String) {
+    guard let executable = find(command[0]) else { throw CLIError("\(command[0]) not found on PATH (needed for \(what))") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = Array(command.dropFirst())
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      throw CLIError("cannot run \(command[0]): \(error.localizedDescription)")
+    }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
   /// Runs a command with inherited standard streams (its standard output on standard error

@@ -43,13 +43,13 @@ struct BoardsCommandTests {
   func flash() throws {
     let dry = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", "/dev/ttyACM9", "--dry-run"])
     #expect(dry.status == 0, "\(dry.stderr)")
-    #expect(dry.stdout.contains("avrdude -p atmega328p -c arduino -P /dev/ttyACM9 -b 115200 -D -U flash:w:"))
+    #expect(dry.stdout.contains("avrdude -p atmega328p -c arduino -x attempts=4 -P /dev/ttyACM9 -b 115200 -D -U flash:w:"))
     #expect(dry.stdout.contains("Boards/uno-drv2605l/firmware/build/hapticctl-uno.hex:i"))
     let hex = NSTemporaryDirectory() + "fw-\(getpid()).hex"
     try ":00000001FF\n".write(toFile: hex, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: hex) }
     let custom = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", "/dev/ttyACM9", "--firmware", hex, "--dry-run"])
-    #expect(custom.stdout == "avrdude -p atmega328p -c arduino -P /dev/ttyACM9 -b 115200 -D -U flash:w:\(hex):i\n")
+    #expect(custom.stdout == "avrdude -p atmega328p -c arduino -x attempts=4 -P /dev/ttyACM9 -b 115200 -D -U flash:w:\(hex):i\n")
     let noPort = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", "/dev/ttyACM9", "--firmware", hex])
     #expect(noPort.status == 1 && noPort.stderr.contains("no such port /dev/ttyACM9"), "\(noPort.stderr)")
     let simulator = try CLIRunner.run(["flash", "--board", "sim-lra", "--port", "/dev/null", "--dry-run"])
