@@ -82,7 +82,7 @@ struct EmulatedBoardTests {
   }
 
   /// The renderer's levels (0…255, one per 1 ms frame) for `file` on uno-drv2605l.
-  private static func renderedLevels(_ file: URL) throws -> [Int] {
+  static func renderedLevels(_ file: URL) throws -> [Int] {
     let result = try CLIRunner.run(["render", file.path, "--board", "uno-drv2605l", "--format", "csv"])
     guard result.status == 0 else { throw EmulatorError("render failed: \(result.stderr)") }
     var levels: [Int] = []

@@ -19,6 +19,10 @@ enum EmulatorToolchain {
   static let emulatorDirectory = boardDirectory.appendingPathComponent("emulator")
   static let firmwareELF = firmwareDirectory.appendingPathComponent("build/hapticctl-uno.elf")
   static let emulatorBinary = emulatorDirectory.appendingPathComponent("build/hapticctl-emu-uno")
+  static let bootloader = emulatorDirectory.appendingPathComponent("build/optiboot_atmega328.hex")
+
+  /// What flashing through the emulated bootloader needs beyond ``missing``: avrdude.
+  static let flashMissing: [String] = which("avrdude") == nil ? ["avrdude not found in PATH"] : []
 
   /// The full path of `name` in PATH, if it is there.
   static func which(_ name: String) -> String? {
@@ -46,6 +50,10 @@ enum EmulatorToolchain {
     }
     if !includeDirectories.contains(where: { FileManager.default.fileExists(atPath: "\($0)/sim_avr.h") }) {
       missing.append("simavr headers (sim_avr.h) not found (Debian: libsimavr-dev)")
+    }
+    // The emulator's make builds Optiboot from its source.
+    if !FileManager.default.fileExists(atPath: "/usr/share/arduino/hardware/arduino/avr/bootloaders/optiboot/optiboot.c") {
+      missing.append("Optiboot's source not found (Debian: arduino-core-avr)")
     }
     return missing
   }()
