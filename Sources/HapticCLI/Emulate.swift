@@ -4,7 +4,7 @@ import HapticBoards
 import HapticSimulator
 
 /// `hapticctl emulate [--board ID] [--link PATH] [--blank] [--no-auto-reset] [--no-chip]
-/// [--trace FILE.csv [--trace-rate HZ]]`.
+/// [--lra-f0 HZ] [--trace FILE.csv [--trace-rate HZ]]`.
 struct Emulate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a board's real firmware on its emulator, on a pseudo-terminal, until terminated.",
@@ -13,7 +13,8 @@ struct Emulate: ParsableCommand {
       sources (the board file's firmware and emulator sections; Boards/uno-drv2605l runs the \
       ATmega328P firmware on simavr with a modelled DRV2605L), starts it and prints the \
       pseudo-terminal's path as the first line on standard output, like `sim serve`: `probe`, \
-      `send` and the engine talk to it as to a board on a USB port. Ctrl-C or SIGTERM ends it.
+      `send` and the engine talk to it as to a board on a USB port. Ctrl-C or SIGTERM ends it; \
+      SIGUSR1 power-cycles the board.
 
       A board with a bootloader (the Uno's Optiboot) behaves like the real one: every open of \
       the port resets it (the USB serial chip's DTR through a capacitor), the bootloader listens \
@@ -43,6 +44,9 @@ struct Emulate: ParsableCommand {
   @Flag(help: "Do not reset the board when a host opens the port (as with auto-reset disabled).")
   var noAutoReset = false
 
+  @Option(help: "The emulated LRA's resonance, Hz (what the driver's calibration measures; default 175.1).")
+  var lraF0: Double?
+
   @Option(
     help: ArgumentHelp(
       "Write what the board did to this CSV file (time_s,channel,drive,accel_g) and its events to FILE.events.csv.",
@@ -57,6 +61,7 @@ struct Emulate: ParsableCommand {
   func validate() throws {
     if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
     if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
+    if let lraF0, !(lraF0 >= 40 && lraF0 <= 1000) { throw ValidationError("--lra-f0 must be 40–1000 Hz") }
   }
 
   func run() throws {
@@ -84,15 +89,17 @@ struct Emulate: ParsableCommand {
       if !noAutoReset { options.append("--auto-reset") }
     }
     if noChip { options.append("--no-chip") }
+    if let lraF0 { options += ["--lra-f0", String(lraF0)] }
     let session = try EmulatorSession(
       program: program.emulator, firmware: program.firmware, link: link, options: options,
       trace: traceFile.map { (file: $0, actuator: configuration.actuators[0], physicsRate: configuration.physicsRate) })
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
+    signal(SIGUSR1, SIG_IGN)
     var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM] {
+    for number in [SIGINT, SIGTERM, SIGUSR1] {
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { session.requestStop() }
+      source.setEventHandler { number == SIGUSR1 ? session.powerCycle() : session.requestStop() }
       source.resume()
       sources.append(source)
     }

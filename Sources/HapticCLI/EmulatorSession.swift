@@ -75,6 +75,11 @@ final class EmulatorSession: @unchecked Sendable {
     lock.withLock { stopRequested = true }
   }
 
+  /// Power-cycles the emulated board (the emulator's SIGUSR1).
+  func powerCycle() {
+    if process.isRunning { kill(process.processIdentifier, SIGUSR1) }
+  }
+
   /// Follows the emulator until it exits or a stop is requested; then stops it.
   func run() -> Outcome {
     while process.isRunning && !lock.withLock({ stopRequested }) {

@@ -52,6 +52,9 @@ struct SimServe: ParsableCommand {
   @Option(help: "Watchdog timeout at boot, milliseconds (10–5000).")
   var watchdogMs = 100
 
+  @Option(help: "The LRAs' real resonance, Hz, off their board file's f0 (what calibrate measures).")
+  var actualF0: Double?
+
   @Option(help: "Simulate an unplugged cable this many seconds after start.")
   var disconnectAt: Double?
 
@@ -83,6 +86,7 @@ struct SimServe: ParsableCommand {
     guard (10...5000).contains(watchdogMs) else { throw ValidationError("--watchdog-ms must be 10–5000") }
     guard abs(driftPPM) <= 10_000 else { throw ValidationError("--drift-ppm must be within ±10000") }
     guard delayMs >= 0 && delayMs <= 10_000 else { throw ValidationError("--delay-ms must be 0–10000") }
+    if let actualF0, !(actualF0 >= 40 && actualF0 <= 1000) { throw ValidationError("--actual-f0 must be 40–1000 Hz") }
     if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
     if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
     if let resetAt, !(resetAt >= 0 && resetAt.isFinite) { throw ValidationError("--reset-at must be a time ≥ 0") }
@@ -97,6 +101,13 @@ struct SimServe: ParsableCommand {
     configuration.driftPPM = driftPPM
     configuration.clockOffset = clockOffset
     configuration.watchdog = Double(watchdogMs) / 1000
+    if let actualF0 {
+      // The actuators resonate there (the physics and the driver's calibration), while the
+      // board announces and the renderer plans with its board file's f0.
+      for index in configuration.actuators.indices where configuration.actuators[index].kind == .lra {
+        configuration.actuators[index].resonantFrequency = actualF0
+      }
+    }
     if let problem = configuration.problem { throw CLIError("cannot simulate \(board): \(problem)") }
     var faults = SimulatorServer.Faults()
     faults.dropRate = drop

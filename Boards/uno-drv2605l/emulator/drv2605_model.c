@@ -8,6 +8,8 @@
  */
 #include "drv2605_model.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@ enum {
   REG_GO = 0x0C,
   REG_A_CAL_COMP = 0x18,
   REG_A_CAL_BEMF = 0x19,
+  REG_FEEDBACK = 0x1A,
   REG_VBAT = 0x21,
   REG_LRA_PERIOD = 0x22,
 };
@@ -66,10 +69,12 @@ static avr_cycle_count_t go_done(avr_t *avr, avr_cycle_count_t when, void *param
   (void)when;
   drv2605_model_t *m = param;
   if ((m->regs[REG_MODE] & 7) == 7) {
-    /* Auto-calibration converged: results of a 175 Hz LRA, DIAG_RESULT 0 (passed). */
+    /* Auto-calibration converged: the modelled LRA's period, a BEMF gain of 3, DIAG_RESULT 0
+     * (passed). */
     m->regs[REG_A_CAL_COMP] = 0x0C;
     m->regs[REG_A_CAL_BEMF] = 0x8C;
-    m->regs[REG_LRA_PERIOD] = 0x3A;
+    m->regs[REG_FEEDBACK] = (uint8_t)((m->regs[REG_FEEDBACK] & 0xFC) | 0x03);
+    m->regs[REG_LRA_PERIOD] = m->lra_period;
     m->status_bits &= (uint8_t)~0x08;
   }
   m->regs[REG_GO] &= (uint8_t)~1u;
@@ -154,11 +159,14 @@ static const char *irq_names[2] = {
     [TWI_IRQ_OUTPUT] = "32<drv2605.in",
 };
 
-void drv2605_model_init(drv2605_model_t *m, avr_t *avr, bool absent, FILE *trace) {
+void drv2605_model_init(drv2605_model_t *m, avr_t *avr, bool absent, double lra_f0, FILE *trace) {
   memset(m, 0, sizeof *m);
   m->avr = avr;
   m->absent = absent;
   m->trace = trace;
+  /* LRA_PERIOD counts 98.46 us (SLOS854 §8.6.23). */
+  long period = lround(1e6 / (lra_f0 * 98.46));
+  m->lra_period = (uint8_t)(period < 1 ? 1 : period > 255 ? 255 : period);
   reset_registers(m);
   m->debug = getenv("DRV_MODEL_DEBUG") != NULL; /* print every TWI message on stderr */
   m->irq = avr_alloc_irq(&avr->irq_pool, 0, 2, irq_names);

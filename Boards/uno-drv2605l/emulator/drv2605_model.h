@@ -20,6 +20,7 @@ typedef struct {
   avr_t *avr;
   avr_irq_t *irq;      /* TWI_IRQ_INPUT (to the AVR), TWI_IRQ_OUTPUT (from the AVR) */
   bool absent;         /* --no-chip: the address is not acknowledged */
+  uint8_t lra_period;  /* LRA_PERIOD auto-calibration measures (98.46 us units): the LRA's f0 */
   uint8_t selected;    /* address byte of the current transfer, 0 when not addressed */
   uint8_t index;       /* bytes written in this transfer (the first is the pointer) */
   uint8_t pointer;     /* register pointer */
@@ -32,8 +33,9 @@ typedef struct {
   unsigned long reads;
 } drv2605_model_t;
 
-/* Sets up the model; `trace` (may be NULL) gets the CSV header now. */
-void drv2605_model_init(drv2605_model_t *model, avr_t *avr, bool absent, FILE *trace);
+/* Sets up the model with an LRA resonating at `lra_f0` Hz (what auto-calibration measures);
+ * `trace` (may be NULL) gets the CSV header now. */
+void drv2605_model_init(drv2605_model_t *model, avr_t *avr, bool absent, double lra_f0, FILE *trace);
 
 /* Connects it to the AVR's TWI (the ATmega328P has one, "0"). */
 void drv2605_model_attach(drv2605_model_t *model);

@@ -2,7 +2,7 @@
  * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno + DRV2605L board.
  *
  *   hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
- *                     [--link PATH] [--trace FILE.csv] [--events FILE.csv] [--no-chip]
+ *                     [--link PATH] [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]
  *
  * Runs the firmware ELF on simavr's ATmega328P at 16 MHz in real time, with UART0 on a
  * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and a
@@ -14,7 +14,8 @@
  * is then read for its symbols only), so the board runs nothing until flashed through the
  * bootloader. --auto-reset models the Uno's DTR auto-reset: a host opening the pty resets the
  * AVR externally (EXTRF), which is what makes Optiboot listen (~1 s) before the application.
- * SIGUSR1 power-cycles the board (PORF: Optiboot starts the application at once).
+ * --lra-f0 sets the resonance of the modelled LRA, which the chip's auto-calibration measures
+ * (175.1 Hz by default). SIGUSR1 power-cycles the board (PORF: Optiboot starts the application at once).
  * Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
  * removed. A missing or unreadable firmware file is exit status 1.
  *
@@ -225,12 +226,13 @@ static long load_bootloader(avr_t *avr, const char *path) {
 static void usage(void) {
   fprintf(stderr,
           "usage: hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]] [--link PATH]\n"
-          "                         [--trace FILE.csv] [--events FILE.csv] [--no-chip]\n");
+          "                         [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]\n");
 }
 
 int main(int argc, char **argv) {
   const char *firmware_path = NULL, *link = NULL, *trace_path = NULL, *events_path = NULL, *bootloader_path = NULL;
   bool no_chip = false, blank = false, auto_reset = false;
+  double lra_f0 = 175.1; /* the LRA on the DRV2605L's outputs (its board file says 175 Hz) */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--firmware") == 0 && i + 1 < argc) {
       firmware_path = argv[++i];
@@ -246,6 +248,13 @@ int main(int argc, char **argv) {
       blank = true;
     } else if (strcmp(argv[i], "--auto-reset") == 0) {
       auto_reset = true;
+    } else if (strcmp(argv[i], "--lra-f0") == 0 && i + 1 < argc) {
+      char *end = NULL;
+      lra_f0 = strtod(argv[++i], &end);
+      if (!end || *end || !(lra_f0 >= 40 && lra_f0 <= 1000)) {
+        fprintf(stderr, "hapticctl-emu-uno: --lra-f0 %s: a frequency of 40-1000 Hz\n", argv[i]);
+        return 1;
+      }
     } else if (strcmp(argv[i], "--no-chip") == 0) {
       no_chip = true;
     } else {
@@ -332,7 +341,7 @@ int main(int argc, char **argv) {
   if (!pty_bridge_open(&e.pty, link)) return 1;
   if (auto_reset) pty_bridge_track_host(&e.pty);
   pty_bridge_attach(&e.pty, e.avr);
-  drv2605_model_init(&e.drv, e.avr, no_chip, trace);
+  drv2605_model_init(&e.drv, e.avr, no_chip, lra_f0, trace);
   drv2605_model_attach(&e.drv);
   if (!emu_events_init(&e.events, e.avr, &firmware, events)) return 1;
 

@@ -9,6 +9,8 @@
 
 #define MS(ticks_ms) ((uint32_t)(ticks_ms) * BOARD_TICKS_PER_MS)
 
+static uint16_t f0_x10_from_period(uint8_t period);
+
 /* Writes the loop configuration shared by init and calibration. */
 static bool write_configuration(void) {
   bool ok = hal_drv_write(DRV_REG_FEEDBACK, DRV_FEEDBACK_VALUE);
@@ -29,6 +31,43 @@ static void enter_rtp(drv_t *drv) {
   drv->state = DRV_STATE_RTP;
 }
 
+/* The calibration record in EEPROM: a marker, the three results the chip needs back
+ * (A_CAL_COMP, A_CAL_BEMF, FEEDBACK with BEMF_GAIN) and the LRA period, and a check byte. */
+#define RECORD_MARKER 0xCA
+
+static uint8_t record_check(const uint8_t *record) {
+  uint8_t check = 0x5A;
+  for (uint8_t i = 0; i < HAL_CALIBRATION_SIZE - 1; i++) check = (uint8_t)((check << 1 | check >> 7) ^ record[i]);
+  return check;
+}
+
+static void store_calibration(const drv_calibration_t *r, uint8_t period) {
+  uint8_t record[HAL_CALIBRATION_SIZE] = {RECORD_MARKER, r->compensation, r->back_emf, r->feedback, period, 0};
+  record[HAL_CALIBRATION_SIZE - 1] = record_check(record);
+  hal_calibration_store(record);
+}
+
+/* Writes a stored calibration back into the chip (SLOS854 §8.5.6: the auto-calibration
+ * results may be reloaded at power-up instead of calibrating again); true when there was one. */
+static bool restore_calibration(drv_t *drv) {
+  uint8_t record[HAL_CALIBRATION_SIZE];
+  if (!hal_calibration_load(record) || record[0] != RECORD_MARKER ||
+      record[HAL_CALIBRATION_SIZE - 1] != record_check(record)) {
+    return false;
+  }
+  drv_calibration_t *r = &drv->result;
+  r->compensation = record[1];
+  r->back_emf = record[2];
+  r->feedback = record[3];
+  r->f0_x10 = f0_x10_from_period(record[4]);
+  r->succeeded = true;
+  r->status = 0;
+  bool ok = hal_drv_write(DRV_REG_A_CAL_COMP, r->compensation);
+  ok &= hal_drv_write(DRV_REG_A_CAL_BEMF, r->back_emf);
+  ok &= hal_drv_write(DRV_REG_FEEDBACK, r->feedback);
+  return ok;
+}
+
 bool drv_init(drv_t *drv) {
   drv->state = DRV_STATE_RTP;
   drv->rtp = -1;
@@ -43,6 +82,7 @@ bool drv_init(drv_t *drv) {
   /* Out of standby (MODE bit 6), internal trigger while configuring. */
   bool ok = hal_drv_write(DRV_REG_MODE, DRV_MODE_INTERNAL_TRIGGER);
   ok &= write_configuration();
+  if (ok && restore_calibration(drv)) drv->calibration = 2;
   ok &= hal_drv_write(DRV_REG_LIBRARY_SEL, 6); /* the LRA library */
   ok &= hal_drv_write(DRV_REG_RTP_INPUT, 0);
   ok &= hal_drv_write(DRV_REG_MODE, DRV_MODE_RTP);
@@ -135,6 +175,7 @@ static drv_event_t poll_calibration(drv_t *drv, uint32_t now) {
     }
     r->succeeded = (r->status & 0x08) == 0; /* DIAG_RESULT */
     drv->calibration = r->succeeded ? 2 : 3;
+    if (r->succeeded) store_calibration(r, period); /* a failed run keeps the stored one */
     return DRV_EVENT_CALIBRATED;
   }
   if (!answered || timed_out) {

@@ -32,6 +32,13 @@ bool hal_drv_read(uint8_t reg, uint8_t *value);
  * the new value. Called once per boot. */
 uint16_t hal_boot_count_increment(void);
 
+/* The DRV2605L's calibration kept in EEPROM (address 2, after the boot counter) so that a
+ * board starts calibrated: HAL_CALIBRATION_SIZE bytes as drv2605.c lays them out. Load returns
+ * false for a blank EEPROM; the layout's own check byte catches anything else. */
+#define HAL_CALIBRATION_SIZE 6
+bool hal_calibration_load(uint8_t record[HAL_CALIBRATION_SIZE]);
+void hal_calibration_store(const uint8_t record[HAL_CALIBRATION_SIZE]);
+
 /* Why the board started, as a protocol reset cause (0 unknown, 1 power-on, 2 external,
  * 3 brown-out, 4 watchdog). */
 uint8_t hal_reset_cause(void);

@@ -224,6 +224,20 @@ uint16_t hal_boot_count_increment(void) {
   return count;
 }
 
+#define CALIBRATION_EEPROM ((uint8_t *)2)
+
+bool hal_calibration_load(uint8_t record[HAL_CALIBRATION_SIZE]) {
+  eeprom_read_block(record, CALIBRATION_EEPROM, HAL_CALIBRATION_SIZE);
+  for (uint8_t i = 0; i < HAL_CALIBRATION_SIZE; i++) {
+    if (record[i] != 0xFF) return true;
+  }
+  return false; /* blank */
+}
+
+void hal_calibration_store(const uint8_t record[HAL_CALIBRATION_SIZE]) {
+  eeprom_update_block(record, CALIBRATION_EEPROM, HAL_CALIBRATION_SIZE);
+}
+
 void hal_watchdog_kick(void) { wdt_reset(); }
 
 void hal_idle_until(uint32_t deadline) {

@@ -32,6 +32,7 @@ void fake_reset(uint64_t start) {
   fake.calibration_ticks = 2000000; /* 1 s */
   fake.rom_ticks = 200000;          /* 100 ms */
   fake.eeprom_boot = 0xFFFF;
+  memset(fake.eeprom_calibration, 0xFF, sizeof fake.eeprom_calibration);
   fake.reset_cause = 1;
 }
 
@@ -99,6 +100,7 @@ bool hal_drv_read(uint8_t reg, uint8_t *value) {
       fake.regs[0x18] = 0x0C;
       fake.regs[0x19] = 0x8C;
       fake.regs[0x22] = 0x3A;
+      fake.regs[0x1A] = (uint8_t)((fake.regs[0x1A] & 0xFC) | 0x03); /* BEMF_GAIN found: 3 */
       fake.regs[0x00] = (uint8_t)((fake.regs[0x00] & 0xE0) | fake.calibration_status);
     }
     if (!busy) fake.regs[0x0C] &= (uint8_t)~1u;
@@ -111,6 +113,18 @@ uint16_t hal_boot_count_increment(void) {
   uint16_t count = fake.eeprom_boot == 0xFFFF ? 0 : fake.eeprom_boot;
   fake.eeprom_boot = (uint16_t)(count + 1);
   return fake.eeprom_boot;
+}
+
+bool hal_calibration_load(uint8_t record[HAL_CALIBRATION_SIZE]) {
+  memcpy(record, fake.eeprom_calibration, HAL_CALIBRATION_SIZE);
+  for (int i = 0; i < HAL_CALIBRATION_SIZE; i++) {
+    if (record[i] != 0xFF) return true;
+  }
+  return false;
+}
+
+void hal_calibration_store(const uint8_t record[HAL_CALIBRATION_SIZE]) {
+  memcpy(fake.eeprom_calibration, record, HAL_CALIBRATION_SIZE);
 }
 
 uint8_t hal_reset_cause(void) { return fake.reset_cause; }

@@ -43,6 +43,7 @@ typedef struct {
 
   /* EEPROM and reset */
   uint16_t eeprom_boot; /* 0xFFFF: blank */
+  uint8_t eeprom_calibration[6]; /* all 0xFF: blank */
   uint8_t reset_cause;
   unsigned watchdog_kicks;
 } fake_hal_t;

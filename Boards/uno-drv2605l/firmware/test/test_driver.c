@@ -130,6 +130,42 @@ static void calibration_failure_is_reported(void) {
   CHECK(caps != NULL && caps->payload[caps->frame.length - 1] == 3);
 }
 
+/* A calibration survives a power cycle: the results go to EEPROM and back into the chip at
+ * boot, and capabilities say calibrated; a failed run keeps the stored one; a damaged record
+ * is ignored. */
+static void calibration_is_restored_at_boot(void) {
+  host_t host;
+  setup(&host);
+  CHECK(calibrate(&host, MS_TICKS(1100)) != NULL);
+  CHECK_EQ(fake.eeprom_calibration[0], 0xCA);
+  uint8_t stored[6];
+  memcpy(stored, fake.eeprom_calibration, sizeof stored);
+  /* Power cycle: the chip forgets (datasheet defaults), the EEPROM does not. */
+  fake_reset(1000);
+  memcpy(fake.eeprom_calibration, stored, sizeof stored);
+  board_init();
+  size_t n = fake.write_count;
+  CHECK_EQ(reg_after(DRV_REG_A_CAL_COMP, n), 0x0C);
+  CHECK_EQ(reg_after(DRV_REG_A_CAL_BEMF, n), 0x8C);
+  CHECK_EQ(reg_after(DRV_REG_FEEDBACK, n), 0xB7);
+  CHECK_EQ(board.drv.calibration, 2);
+  CHECK_EQ(board.drv.result.f0_x10, 1751);
+  /* A failed run afterwards leaves the stored record alone. */
+  host_t again;
+  setup(&again);
+  memcpy(fake.eeprom_calibration, stored, sizeof stored);
+  fake.calibration_status = 0x08;
+  CHECK(calibrate(&again, MS_TICKS(1100)) != NULL);
+  CHECK(memcmp(fake.eeprom_calibration, stored, sizeof stored) == 0);
+  /* A damaged record (check byte off) is not used. */
+  fake_reset(1000);
+  memcpy(fake.eeprom_calibration, stored, sizeof stored);
+  fake.eeprom_calibration[2] ^= 0x10;
+  board_init();
+  CHECK_EQ(board.drv.calibration, 1);
+  CHECK_EQ(fake_find_write(0, DRV_REG_A_CAL_COMP), (size_t)-1);
+}
+
 static void calibration_timeout_is_an_error(void) {
   host_t host;
   setup(&host);
@@ -240,6 +276,7 @@ const test_case_t driver_tests[] = {
     {"calibration: MODE 7 + GO, busy meanwhile, result f0 175.1 Hz, calibrated", calibration_reports_the_chip_results},
     {"calibration failure (DIAG_RESULT) -> succeeded 0, capabilities failed", calibration_failure_is_reported},
     {"calibration timeout -> error calibrationFailed, back to RTP; badChannel", calibration_timeout_is_an_error},
+    {"calibration is stored in EEPROM and restored into the chip at boot", calibration_is_restored_at_boot},
     {"ROM effect: register sequence at startTime, drive replaced, then RTP again", rom_effect_plays_at_its_start_time},
     {"ROM effect errors: library, effect, channel, timeInPast; stop cancels", rom_effect_errors},
     TEST_LIST_END,

@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import HapticBoards
+import HapticTransport
+import HapticWire
+
+/// `hapticctl calibrate --port PATH [--channel N] [--write] [--json]`.
+struct Calibrate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run the board driver's calibration and optionally keep its measured f0 in a user board file.",
+    discussion: """
+      Probes the board, sends `calibrate` for the channel and prints the result: the actuator's \
+      measured resonance f0 beside the board file's, and the driver's compensation values \
+      (DRV2605L: A_CAL_COMP, A_CAL_BEMF). The channel plays nothing meanwhile (about 1 s). \
+      Boards keep their calibration themselves (the Uno firmware in EEPROM, restored at boot: \
+      `probe` then says "calibrated"). --write stores a copy of the board file with the \
+      measured f0 in the first --boards-dir, else ~/.config/hapticctl/boards, where it \
+      overrides the built-in board: later `render`, `send` and the engine use the real f0.
+      """)
+
+  @Option(help: "Serial port of the board.")
+  var port: String
+
+  @Option(help: "The channel to calibrate.")
+  var channel = 0
+
+  @Option(help: "Baud rate.")
+  var baud = 115_200
+
+  @Flag(help: "Store the measured f0 in a user board file that overrides the board's.")
+  var write = false
+
+  @Flag(help: "Print the result as JSON.")
+  var json = false
+
+  @OptionGroup var boardOptions: BoardOptions
+
+  func validate() throws {
+    if !(0...7).contains(channel) { throw ValidationError("--channel must be 0–7") }
+  }
+
+  func run() throws {
+    let transport: any ByteTransport
+    do {
+      transport = try Transports.open(path: port, baud: baud)
+    } catch {
+      throw CLIError(error.description)
+    }
+    let origin = MonotonicTime.seconds()
+    var link = ReliableLink.host(
+      configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
+    let probe: ProbeResult
+    do {
+      probe = try Prober(timeout: 3, clockSamples: 0).probe(transport, link: &link) { MonotonicTime.seconds() - origin }
+    } catch {
+      transport.close()
+      throw CLIError(error.description)
+    }
+    guard let capabilities = probe.capabilities else {
+      transport.close()
+      throw CLIError("\(port): no hapticctl board answered: \(probe.reason ?? "no answer")")
+    }
+    guard capabilities.features.contains(.calibration) else {
+      transport.close()
+      throw CLIError("\(port): the \(capabilities.boardID) board cannot calibrate (no calibration feature)")
+    }
+    guard channel < capabilities.channels.count else {
+      transport.close()
+      throw CLIError("\(port): the \(capabilities.boardID) board has \(capabilities.channels.count) channel(s); no channel \(channel)")
+    }
+    let outcome = try Self.calibrate(transport: transport, link: link, origin: origin, capabilities: capabilities, channel: channel)
+    let result: CalibrationResult
+    switch outcome {
+    case .success(let value): result = value
+    case .failure(let error): throw error
+    }
+    let definition = boardOptions.catalog().board(capabilities.boardID)
+    let fileF0 = definition?.file.channels[safe: channel]?.f0Hz
+    var written: String?
+    if write && result.succeeded {
+      guard let definition else {
+        throw CLIError("--write: the board \(capabilities.boardID) has no board file here (hapticctl boards list)")
+      }
+      written = try CalibratedBoardFile.write(
+        definition, channel: channel, f0: result.resonantFrequency, folders: boardOptions.boardsDirectories)
+    }
+    if json {
+      var object: [(String, JSONText)] = [
+        ("port", .string(port)), ("board", .string(capabilities.boardID)), ("channel", .number(Double(channel))),
+        ("succeeded", .bool(result.succeeded)), ("f0_hz", .number(result.resonantFrequency)),
+        ("board_file_f0_hz", fileF0.map { .number($0) } ?? .null),
+        ("compensation", .number(Double(result.compensation))), ("back_emf", .number(Double(result.backEMF))),
+      ]
+      object.append(("written", written.map { .string($0) } ?? .null))
+      print(JSONText.object(object).rendered)
+    } else {
+      let versus = fileF0.map { String(format: " (board file %.1f Hz, %+.1f %%)", $0, (result.resonantFrequency / $0 - 1) * 100) } ?? ""
+      print(
+        "\(capabilities.boardID) channel \(channel): \(result.succeeded ? "calibrated" : "calibration FAILED"), "
+          + String(format: "f0 %.1f Hz", result.resonantFrequency) + versus
+          + String(format: ", compensation 0x%02X, back-EMF 0x%02X", result.compensation, result.backEMF))
+      if let written {
+        print(String(format: "wrote %@: render, send and the engine now use f0 %.1f Hz", written, result.resonantFrequency))
+      }
+    }
+    if !result.succeeded { throw ExitCode(1) }
+  }
+
+  /// Sends `calibrate` on a connection continuing the probe's session and waits for the
+  /// result (or the board's error) for up to 5 s; the connection is closed on return.
+  static func calibrate(
+    transport: any ByteTransport, link: ReliableLink, origin: Double, capabilities: BoardCapabilities, channel: Int
+  ) throws -> Result<CalibrationResult, CLIError> {
+    let answer = CalibrationAnswer()
+    let connection = BoardConnection(
+      transport: transport, clockFrequency: Double(capabilities.clockFrequency), continuing: link, origin: origin,
+      onMessage: { message in
+        switch message {
+        case .calibrationResult(let result) where Int(result.channel) == channel: answer.set(.success(result))
+        case .error(let error) where error.messageType == WireMessage.Kind.calibrate.rawValue:
+          answer.set(.failure(CLIError("the board refused to calibrate: \(error.code) (detail \(error.detail))")))
+        default: break
+        }
+      },
+      onEvent: { event in
+        switch event {
+        case .boardReset: answer.set(.failure(CLIError("the board reset during calibration")))
+        case .disconnected(let reason): answer.set(.failure(CLIError("the board went away: \(reason)")))
+        }
+      })
+    defer { connection.close() }
+    do {
+      try connection.send(.calibrate(channel: UInt8(channel)))
+    } catch {
+      return .failure(CLIError(error.description))
+    }
+    guard let outcome = answer.wait(timeout: 5) else {
+      return .failure(CLIError("no calibration result within 5 s"))
+    }
+    return outcome
+  }
+}
+
+/// The one answer a calibration waits for, set on the connection's reader thread.
+private final class CalibrationAnswer: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var outcome: Result<CalibrationResult, CLIError>?
+
+  func set(_ value: Result<CalibrationResult, CLIError>) {
+    condition.withLock {
+      if outcome == nil { outcome = value }
+      condition.broadcast()
+    }
+  }
+
+  func wait(timeout: Double) -> Result<CalibrationResult, CLIError>? {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    return condition.withLock {
+      while outcome == nil && condition.wait(until: deadline) {}
+      return outcome
+    }
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
