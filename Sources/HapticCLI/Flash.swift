@@ -60,11 +60,23 @@ struct Flash: ParsableCommand {
       try Shell.run(buildStep.command, in: buildStep.folder, what: "the firmware build")
       guard FileManager.default.fileExists(atPath: image) else { throw CLIError("the build did not produce \(image)") }
     }
+    // A damaged image is refused before the board is touched.
+    if image.hasSuffix(".hex") { try IntelHexCheck.validate(image) }
     guard FileManager.default.fileExists(atPath: port) else {
       throw CLIError("no such port \(port) (is the board plugged in? hapticctl ports lists ports)")
     }
     guard let tool = Shell.find(method.tool) else {
       throw CLIError("\(method.tool) not found on PATH (Debian/Ubuntu: sudo apt-get install \(method.tool))")
+    }
+    // The flashing tool does not lock the port: a port another program holds (hapticctl's
+    // lock) is refused here, before the tool could write into someone else's session.
+    do {
+      try Transports.open(path: port, baud: definition.file.link.baud).close()
+    } catch {
+      if error.code == .portBusy {
+        throw CLIError("\(port) is busy: another program has it open (a running hapticctl send or sim, a serial monitor); nothing was written")
+      }
+      throw CLIError("cannot open \(port): \(error.description); nothing was written")
     }
     let flashed = try Shell.capture([tool] + arguments, what: method.tool)
     // What the tool said, less a pseudo-terminal's complaint that it has no DTR/RTS lines (an
@@ -96,6 +108,10 @@ struct Flash: ParsableCommand {
   /// A clear error for a failed flashing tool: what went wrong and the state the board is in.
   static func failure(tool: String, output: String, port: String) -> CLIError {
     let text = output.lowercased()
+    if text.contains("busy") || text.contains("resource temporarily unavailable") {
+      return CLIError(
+        "\(port) is busy: another program has it open (a running hapticctl send or sim, a serial monitor); nothing was written")
+    }
     if text.contains("not in sync") || text.contains("not responding") || text.contains("unable to open programmer") {
       return CLIError(
         "\(tool) found no bootloader answering on \(port) (nothing was written: the board is as it was). Is it the board's USB port, is auto-reset working (or press reset as the upload starts), is another program using the port?")

@@ -1,4 +1,5 @@
 import Foundation
+import HapticTransport
 import Testing
 
 /// Flash and drive (issue 15): a blank emulated Uno — Optiboot only, resetting on every open of
@@ -93,5 +94,37 @@ struct FlashEndToEndTests {
     #expect(flashSeconds < 10, "gave up after \(flashSeconds) s")
     let probe = try CLIRunner.run(["probe", "--port", emulator.ptyPath])
     #expect(probe.status == 0 && probe.stdout.contains("haptics: supported"), "the board after a failed flash: \(probe.stdout)")
+  }
+
+  @Test("Bad input: a corrupt or truncated hex file and a busy port are refused by name, nothing written")
+  func badInput() throws {
+    try EmulatedBoardTests.requireBuilt()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flash-bad-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let image = try String(contentsOf: EmulatorToolchain.firmwareDirectory.appendingPathComponent("build/hapticctl-uno.hex"), encoding: .ascii)
+    let corrupt = directory.appendingPathComponent("corrupt.hex")
+    try image.replacingOccurrences(of: ":100010", with: ":100011").write(to: corrupt, atomically: true, encoding: .ascii)
+    let truncated = directory.appendingPathComponent("truncated.hex")
+    // Cut at a line break, as a copy that stopped early would be.
+    let lines = image.split(whereSeparator: \.isNewline)
+    try (lines.prefix(lines.count / 2).joined(separator: "\r\n") + "\r\n").write(to: truncated, atomically: true, encoding: .ascii)
+    let emulator = try Self.board(blank: true)
+    defer { emulator.stop() }
+    for (file, why) in [(corrupt, "line 2: checksum mismatch"), (truncated, "no end-of-file record")] {
+      let result = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", emulator.ptyPath, "--firmware", file.path])
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("cannot flash \(file.path)") && result.stderr.contains(why), "\(result.stderr)")
+    }
+    // Another process holds the port: refused before avrdude runs.
+    let holder = try EmulatorHost(path: emulator.ptyPath)
+    let busy = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", emulator.ptyPath])
+    #expect(busy.status == 1)
+    #expect(busy.stderr.contains("\(emulator.ptyPath) is busy") && busy.stderr.contains("nothing was written"), "\(busy.stderr)")
+    #expect(!busy.stderr.contains("avrdude"), "the tool ran: \(busy.stderr)")
+    holder.transport.close()
+    // The blank board is untouched: still blank.
+    let probe = try CLIRunner.run(["probe", "--port", emulator.ptyPath, "--json"])
+    #expect(probe.status == 1, "\(probe.stdout)")
   }
 }
