@@ -46,7 +46,7 @@ struct BoardsCommandTests {
     #expect(dry.stdout.contains("avrdude -p atmega328p -c arduino -x attempts=4 -P /dev/ttyACM9 -b 115200 -D -U flash:w:"))
     #expect(dry.stdout.contains("Boards/uno-drv2605l/firmware/build/hapticctl-uno.hex:i"))
     let hex = NSTemporaryDirectory() + "fw-\(getpid()).hex"
-    try ":00000001FF\n".write(toFile: hex, atomically: true, encoding: .utf8)
+    try ":0100000000FF\n:00000001FF\n".write(toFile: hex, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: hex) }
     let custom = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", "/dev/ttyACM9", "--firmware", hex, "--dry-run"])
     #expect(custom.stdout == "avrdude -p atmega328p -c arduino -x attempts=4 -P /dev/ttyACM9 -b 115200 -D -U flash:w:\(hex):i\n")
