@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HapticSimulator
 
@@ -101,6 +102,31 @@ final class BoardTraceFile: ServedBoardTrace {
       try handle.write(contentsOf: Data(rows.utf8))
     } catch {
       failure = CLIError("cannot write the trace \(path): \(error.localizedDescription)")
+    }
+  }
+}
+
+/// `--trace FILE.csv [--trace-rate HZ]`, shared by the commands that serve a board (`sim serve`,
+/// `emulate`).
+struct TraceOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Write what the board did to this CSV file (time_s,channel,drive,accel_g) and its events to FILE.events.csv.",
+      valueName: "FILE.csv"))
+  var trace: String?
+
+  @Option(help: "Trace rows per second per channel (default: every physics step); each row keeps its window's peak.")
+  var traceRate: Double?
+
+  func validate() throws {
+    if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
+    if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
+  }
+
+  /// The trace files (created now), when --trace was given, for physics at `physicsRate`.
+  func file(physicsRate: Double) throws -> BoardTraceFile? {
+    try trace.map { path in
+      try BoardTraceFile(path: path, stepsPerRow: traceRate.map { Int((physicsRate / $0).rounded()) } ?? 1)
     }
   }
 }

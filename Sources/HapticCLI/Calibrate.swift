@@ -40,12 +40,7 @@ struct Calibrate: ParsableCommand {
   }
 
   func run() throws {
-    let transport: any ByteTransport
-    do {
-      transport = try Transports.open(path: port, baud: baud)
-    } catch {
-      throw CLIError(error.description)
-    }
+    let transport = try openPort(port, baud: baud)
     let origin = MonotonicTime.seconds()
     var link = ReliableLink.host(
       configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))

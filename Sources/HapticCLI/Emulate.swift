@@ -47,20 +47,11 @@ struct Emulate: ParsableCommand {
   @Option(help: "The emulated LRA's resonance, Hz (what the driver's calibration measures; default 175.1).")
   var lraF0: Double?
 
-  @Option(
-    help: ArgumentHelp(
-      "Write what the board did to this CSV file (time_s,channel,drive,accel_g) and its events to FILE.events.csv.",
-      valueName: "FILE.csv"))
-  var trace: String?
-
-  @Option(help: "Rows per second in --trace (default: every physics step, 16 kHz).")
-  var traceRate: Double?
+  @OptionGroup var traceOptions: TraceOptions
 
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
-    if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
-    if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
     if let lraF0, !(lraF0 >= 40 && lraF0 <= 1000) { throw ValidationError("--lra-f0 must be 40–1000 Hz") }
   }
 
@@ -71,17 +62,14 @@ struct Emulate: ParsableCommand {
     }
     let profile = try PatternLoading.profile(board, boards: boardOptions)
     let configuration = SimulatorConfiguration(profile: profile)
-    if trace != nil && definition.file.driver != "drv2605l-rtp" {
+    if traceOptions.trace != nil && definition.file.driver != "drv2605l-rtp" {
       throw CLIError("--trace: no register model for the \(definition.file.driver) driver of \(board)")
     }
     if (blank || noAutoReset) && emulator.bootloader == nil {
       throw CLIError("--\(blank ? "blank" : "no-auto-reset"): the \(board) emulator has no bootloader")
     }
     let program = try Self.build(definition, emulator: emulator, firmware: firmware, boardOptions: boardOptions)
-    let traceFile = try trace.map { path in
-      try BoardTraceFile(
-        path: path, stepsPerRow: traceRate.map { Int((configuration.physicsRate / $0).rounded()) } ?? 1)
-    }
+    let traceFile = try traceOptions.file(physicsRate: configuration.physicsRate)
     var options: [String] = []
     if let bootloader = program.bootloader {
       options += ["--bootloader", bootloader]

@@ -64,6 +64,15 @@ struct Ports: ParsableCommand {
 }
 
 /// A USB id as 4 upper-case hexadecimal digits.
+/// Opens the serial port `path` for a command: a failure is a CLI error naming the port.
+func openPort(_ path: String, baud: Int) throws -> any ByteTransport {
+  do {
+    return try Transports.open(path: path, baud: baud)
+  } catch {
+    throw CLIError(error.description)
+  }
+}
+
 func hex4(_ value: UInt16) -> String {
   let digits = String(value, radix: 16, uppercase: true)
   return String(repeating: "0", count: 4 - digits.count) + digits

@@ -31,12 +31,7 @@ struct Probe: ParsableCommand {
   }
 
   func run() throws {
-    let transport: any ByteTransport
-    do {
-      transport = try Transports.open(path: port, baud: baud)
-    } catch {
-      throw CLIError(error.description)
-    }
+    let transport = try openPort(port, baud: baud)
     defer { transport.close() }
     let result: ProbeResult
     do {

@@ -67,14 +67,7 @@ struct SimServe: ParsableCommand {
   @Option(help: "Seed of the fault generator.")
   var seed: UInt64 = 1
 
-  @Option(
-    help: ArgumentHelp(
-      "Write what the board did to this CSV file (time_s,channel,drive,accel_g) and its events to FILE.events.csv.",
-      valueName: "FILE.csv"))
-  var trace: String?
-
-  @Option(help: "Trace rows per second per channel (default: every physics step); each row keeps its window's peak.")
-  var traceRate: Double?
+  @OptionGroup var traceOptions: TraceOptions
 
   @OptionGroup var boardOptions: BoardOptions
 
@@ -87,8 +80,6 @@ struct SimServe: ParsableCommand {
     guard abs(driftPPM) <= 10_000 else { throw ValidationError("--drift-ppm must be within ±10000") }
     guard delayMs >= 0 && delayMs <= 10_000 else { throw ValidationError("--delay-ms must be 0–10000") }
     if let actualF0, !(actualF0 >= 40 && actualF0 <= 1000) { throw ValidationError("--actual-f0 must be 40–1000 Hz") }
-    if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
-    if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
     if let resetAt, !(resetAt >= 0 && resetAt.isFinite) { throw ValidationError("--reset-at must be a time ≥ 0") }
     if let resetEvery, !(resetEvery >= 0.1 && resetEvery <= 86_400) {
       throw ValidationError("--reset-every must be 0.1–86400 seconds")
@@ -118,11 +109,7 @@ struct SimServe: ParsableCommand {
     faults.resetInterval = resetEvery
     faults.seed = seed
 
-    let traceFile = try trace.map { path in
-      try BoardTraceFile(
-        path: path,
-        stepsPerRow: traceRate.map { Int((configuration.physicsRate / $0).rounded()) } ?? 1)
-    }
+    let traceFile = try traceOptions.file(physicsRate: configuration.physicsRate)
     let terminal: PseudoTerminal
     do {
       terminal = try PseudoTerminal()

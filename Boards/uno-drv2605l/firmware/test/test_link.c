@@ -351,14 +351,19 @@ static void rto_follows_round_trips(void) {
   CHECK_EQ(board.link.rto, 74342);
 }
 
+/* A connected host that asks for a status and does not acknowledge the answer. */
+static void status_left_unacknowledged(host_t *host) {
+  boot_and_connect(host, 1000);
+  host->auto_ack = false;
+  host_send(host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(1));
+  host_read(host);
+  CHECK(host_find(host, MSG_STATUS) != NULL);
+}
+
 static void fast_retransmit_on_two_duplicate_acks(void) {
   host_t host;
-  boot_and_connect(&host, 1000);
-  host.auto_ack = false;
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  CHECK(host_find(&host, MSG_STATUS) != NULL);
+  status_left_unacknowledged(&host);
   uint8_t old_expected = (uint8_t)(host.expected - 1); /* pretend the status was lost */
   frame_t dup = {1, FLAG_ACK_VALID, host.session, 0, old_expected, MSG_ACK, 0, 0};
   host_send_frame(&dup);
@@ -373,12 +378,7 @@ static void fast_retransmit_on_two_duplicate_acks(void) {
 /* The host's answer to the board's poll repeats its last ack: not a duplicate (§4.5). */
 static void poll_answers_are_not_duplicate_acks(void) {
   host_t host;
-  boot_and_connect(&host, 1000);
-  host.auto_ack = false;
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  CHECK(host_find(&host, MSG_STATUS) != NULL);
+  status_left_unacknowledged(&host);
   /* Unacknowledged for the poll timeout: the board polls, twice. */
   int polls = 0;
   for (int i = 0; i < 40 && polls < 2; i++) {
