@@ -14,6 +14,7 @@ let package = Package(
   products: [
     .library(name: "HapticCore", targets: ["HapticCore"]),
     .library(name: "HapticAHAP", targets: ["HapticAHAP"]),
+    .library(name: "HapticClip", targets: ["HapticClip"]),
     .library(name: "HapticRenderer", targets: ["HapticRenderer"]),
     .library(name: "HapticWire", targets: ["HapticWire"]),
     .library(name: "HapticTransport", targets: ["HapticTransport"]),
@@ -37,6 +38,9 @@ let package = Package(
       name: "HapticAHAP",
       dependencies: ["HapticCore", .product(name: "SystemPackage", package: "swift-system")]),
     // Layer 2: the renderer (pattern → timed drive frames and compact ramp segments).
+    // Meta Haptics Studio / Lofelt `.haptic` clips, on the AHAP reader's JSON parser and
+    // diagnostics, mapped onto the same pattern model.
+    .target(name: "HapticClip", dependencies: ["HapticCore", "HapticAHAP"]),
     .target(name: "HapticRenderer", dependencies: ["HapticCore"]),
     // Layer 3: the wire protocol (framing, messages, reliable link, clock sync).
     .target(name: "HapticWire", dependencies: ["HapticCore", "HapticRenderer"]),
@@ -76,8 +80,8 @@ let package = Package(
     .target(
       name: "HapticCLI",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine", "HapticBoards",
-        "HapticAudio",
+        "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
+        "HapticEngine", "HapticBoards", "HapticAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -92,6 +96,9 @@ let package = Package(
         "HapticCore",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
+    .testTarget(
+      name: "HapticClipTests",
+      dependencies: ["HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer"]),
     .testTarget(
       name: "HapticAHAPTests",
       dependencies: [

@@ -104,7 +104,7 @@ public struct AHAPReader: Sendable {
   }
 
   /// Opens `path`, checks that it is a regular file within `limit` bytes, then reads it whole.
-  static func loadFile(_ path: String, limit: Int) throws(AHAPDiagnostic) -> [UInt8] {
+  package static func loadFile(_ path: String, limit: Int) throws(AHAPDiagnostic) -> [UInt8] {
     func failure(_ code: HapticErrorCode, _ message: String) -> AHAPDiagnostic {
       AHAPDiagnostic(.error, code, path: "", message: message)
     }

@@ -1,6 +1,6 @@
 /// Builds pretty-printed JSON text with a fixed layout (`"Key" : value`, one member per line),
 /// appending UTF-8 bytes to one buffer.
-struct JSONTextBuilder {
+package struct JSONTextBuilder {
   private var bytes: [UInt8] = []
   private let indentWidth: Int
   private var depth = 0
@@ -9,7 +9,7 @@ struct JSONTextBuilder {
   /// True right after `key(_:)`, so the value goes on the same line.
   private var afterKey = false
 
-  init(indentWidth: Int) {
+  package init(indentWidth: Int) {
     self.indentWidth = indentWidth
     bytes.reserveCapacity(16_384)
   }
@@ -31,10 +31,10 @@ struct JSONTextBuilder {
     }
   }
 
-  mutating func openObject() { open(UInt8(ascii: "{")) }
-  mutating func openArray() { open(UInt8(ascii: "[")) }
-  mutating func closeObject() { close(UInt8(ascii: "}")) }
-  mutating func closeArray() { close(UInt8(ascii: "]")) }
+  package mutating func openObject() { open(UInt8(ascii: "{")) }
+  package mutating func openArray() { open(UInt8(ascii: "[")) }
+  package mutating func closeObject() { close(UInt8(ascii: "}")) }
+  package mutating func closeArray() { close(UInt8(ascii: "]")) }
 
   private mutating func open(_ bracket: UInt8) {
     beginValue()
@@ -49,21 +49,21 @@ struct JSONTextBuilder {
     bytes.append(bracket)
   }
 
-  mutating func key(_ name: String) {
+  package mutating func key(_ name: String) {
     beginValue()
     appendQuoted(name)
     bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
     afterKey = true
   }
 
-  mutating func string(_ value: String) {
+  package mutating func string(_ value: String) {
     beginValue()
     appendQuoted(value)
   }
 
   /// Writes a number; a non-finite value (which no reader produced) is written as `null`,
   /// which readers treat as absent, so the output stays valid JSON.
-  mutating func number(_ value: Double) {
+  package mutating func number(_ value: Double) {
     beginValue()
     if value.isFinite {
       bytes.append(contentsOf: AHAPNumberFormat.string(value).utf8)
@@ -72,7 +72,7 @@ struct JSONTextBuilder {
     }
   }
 
-  mutating func bool(_ value: Bool) {
+  package mutating func bool(_ value: Bool) {
     beginValue()
     bytes.append(contentsOf: (value ? "true" : "false").utf8)
   }
@@ -101,7 +101,7 @@ struct JSONTextBuilder {
   }
 
   /// The finished text as UTF-8 bytes, ending with a newline.
-  mutating func finish() -> [UInt8] {
+  package mutating func finish() -> [UInt8] {
     bytes.append(0x0A)
     return bytes
   }

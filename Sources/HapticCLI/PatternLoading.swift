@@ -2,15 +2,17 @@ import ArgumentParser
 import Foundation
 import HapticAHAP
 import HapticBoards
+import HapticClip
 import HapticCore
 import HapticRenderer
 
 /// Loading a pattern file for commands that play or render it.
 enum PatternLoading {
-  /// Reads `file`; warnings go to standard error as one summary line, errors fail the command.
+  /// Reads `file` (AHAP, or a `.haptic` clip by its extension); warnings go to standard error as
+  /// one summary line, errors fail the command.
   static func load(_ file: String, options: AHAPReadOptions) throws -> AHAPDocument {
     do {
-      let document = try AHAPReader(options: options).read(contentsOf: file)
+      let document = try PatternFileReader(options: options).read(contentsOf: file)
       if !document.warnings.isEmpty {
         let count = document.warnings.count
         printError(

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import HapticAHAP
+import HapticClip
 import HapticCore
 
 /// `hapticctl validate FILE... [--json]`: loads each AHAP file and reports what it found.
 struct Validate: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Check AHAP files: load each one and print its warnings and errors.",
+    abstract: "Check AHAP and .haptic files: load each one and print its warnings and errors.",
     discussion: """
       Exit status: 0 when every file loads (warnings allowed), 1 when any file fails.
       With --json, one JSON object per file, one per line, with the keys file, ok, warnings, \
@@ -14,7 +15,7 @@ struct Validate: ParsableCommand {
       curves and duration_s.
       """)
 
-  @Argument(help: "AHAP files to check.", completion: .file(extensions: ["ahap", "json"]))
+  @Argument(help: "AHAP or .haptic files to check.", completion: .file(extensions: ["ahap", "json", "haptic"]))
   var files: [String]
 
   @Flag(help: "Print one JSON object per file instead of text.")
@@ -23,7 +24,7 @@ struct Validate: ParsableCommand {
   @OptionGroup var reading: AHAPReadingOptions
 
   func run() throws {
-    let reader = AHAPReader(options: try reading.readOptions())
+    let reader = PatternFileReader(options: try reading.readOptions())
     var failed = 0
     for file in files {
       let report = ValidationReport(file: file, reader: reader)

@@ -1,5 +1,6 @@
 import Foundation
 import HapticAHAP
+import HapticClip
 import HapticCore
 
 /// The outcome of loading one file, in the shapes `validate` prints.
@@ -9,7 +10,7 @@ struct ValidationReport {
   let errors: [AHAPDiagnostic]
   let warnings: [AHAPDiagnostic]
 
-  init(file: String, reader: AHAPReader) {
+  init(file: String, reader: PatternFileReader) {
     self.file = file
     do {
       let document = try reader.read(contentsOf: file)

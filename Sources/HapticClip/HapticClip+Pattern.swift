@@ -1,0 +1,60 @@
+public import HapticCore
+
+extension HapticClip {
+  /// The factor on the intensity of a breakpoint that carries an emphasis (Lofelt's converter):
+  /// the accent then stands out of the continuous vibration around it.
+  public static let emphasizedBreakpointScale = 0.8
+
+  /// The clip as a Core Haptics pattern, by the rules of Lofelt's own `.haptic` → AHAP converter
+  /// (docs/semantics.md §17), so that a clip plays here as its converted AHAP plays on an iPhone:
+  ///
+  /// * one continuous event over the clip (intensity 1, sharpness 0) shaped by an
+  ///   `HapticIntensityControl` curve through every amplitude breakpoint, value √amplitude
+  ///   (× 0.8 where the breakpoint carries an emphasis), and, when there is a frequency
+  ///   envelope, an `HapticSharpnessControl` curve through its breakpoints, value √frequency;
+  /// * each emphasis a transient at its breakpoint's time, intensity √amplitude and sharpness
+  ///   the emphasis frequency (the intensity curve scales it too, as on iOS).
+  ///
+  /// √ because amplitude is linear in drive while Core Haptics' intensity is perceptual (its
+  /// drive is about intensity², docs/semantics.md §2). Curves keep every point (Lofelt cuts them
+  /// into 16-point curves for iOS; the timeline is the same), the event is not cut at Apple's
+  /// 30 s cap (hapticctl plays the whole clip), and an emphasis on the first breakpoint is
+  /// played (Lofelt's converter drops it: ``LofeltAHAPWriter`` reproduces that).
+  public func pattern() -> HapticPattern {
+    var events: [HapticEvent] = []
+    var curves: [ParameterCurve] = []
+    if duration > 0 {
+      events.append(
+        HapticEvent(
+          .hapticContinuous, time: 0, duration: duration,
+          parameters: [EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, 0)]))
+    }
+    // A curve starts at its first point (control-point times relative to it, Apple's rule).
+    func curve(_ id: DynamicParameterID, _ points: [(time: Double, value: Double)]) {
+      guard let start = points.first?.time, points.count > 1 else { return }
+      curves.append(
+        ParameterCurve(id, time: start, controlPoints: points.map { .init(time: $0.time - start, value: $0.value) }))
+    }
+    curve(.hapticIntensityControl, amplitude.map { ($0.time, Self.intensity(of: $0)) })
+    curve(.hapticSharpnessControl, frequency.map { ($0.time, $0.frequency.squareRoot()) })
+    for point in amplitude {
+      guard let emphasis = point.emphasis else { continue }
+      events.append(Self.transient(at: point.time, emphasis))
+    }
+    return HapticPattern(version: 1, events: events, curves: curves)
+  }
+
+  /// The intensity control value of a breakpoint: √amplitude, ducked where it carries an emphasis.
+  static func intensity(of point: AmplitudeBreakpoint) -> Double {
+    point.amplitude.squareRoot() * (point.emphasis == nil ? 1 : emphasizedBreakpointScale)
+  }
+
+  /// The transient an emphasis becomes.
+  static func transient(at time: Double, _ emphasis: Emphasis) -> HapticEvent {
+    HapticEvent(
+      .hapticTransient, time: time,
+      parameters: [
+        EventParameter(.hapticIntensity, emphasis.amplitude.squareRoot()), EventParameter(.hapticSharpness, emphasis.frequency),
+      ])
+  }
+}

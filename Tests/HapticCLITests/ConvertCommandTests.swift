@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `hapticctl convert` and `.haptic` files in the other commands (issue 17).
+@Suite("hapticctl convert and .haptic files")
+struct ConvertCommandTests {
+  static let ios = CLIRunner.packageRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/corpus/haptic/lofelt-nicevibrations/datamodel/ios")
+
+  static let pairs = [
+    ("2_points", "2_points"), ("3_points", "3_points"), ("16_points", "16_points"), ("17_points", "17_points"),
+    ("long_clip", "long_clip"), ("valid_v1_multiple_emphasis", "valid_v1_multiple_transients"),
+  ]
+
+  /// Where two JSON values differ (nil when equal: same keys and order, numbers within 1e-7).
+  static func difference(_ a: Any, _ b: Any, at path: String = "") -> String? {
+    switch (a, b) {
+    case (let x as [String: Any], let y as [String: Any]):
+      guard Set(x.keys) == Set(y.keys) else { return "\(path): keys \(x.keys.sorted()) vs \(y.keys.sorted())" }
+      for key in x.keys.sorted() {
+        if let found = difference(x[key]!, y[key]!, at: "\(path).\(key)") { return found }
+      }
+      return nil
+    case (let x as [Any], let y as [Any]):
+      guard x.count == y.count else { return "\(path): \(x.count) vs \(y.count) entries" }
+      for index in x.indices {
+        if let found = difference(x[index], y[index], at: "\(path)[\(index)]") { return found }
+      }
+      return nil
+    case (let x as String, let y as String): return x == y ? nil : "\(path): \"\(x)\" vs \"\(y)\""
+    case (let x as NSNumber, let y as NSNumber):
+      return abs(x.doubleValue - y.doubleValue) <= 1e-7 ? nil : "\(path): \(x) vs \(y)"
+    default: return "\(path): \(a) vs \(b)"
+    }
+  }
+
+  static func scratch() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test("--style lofelt reproduces Lofelt's converter on every pair (structure, numbers within 1e-7)", arguments: pairs)
+  func lofeltStyle(_ pair: (String, String)) throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("out.ahap")
+    let input = Self.ios.appendingPathComponent("\(pair.0).haptic").path
+    let result = try CLIRunner.run(["convert", input, "-o", output.path, "--style", "lofelt"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let ours = try JSONSerialization.jsonObject(with: Data(contentsOf: output))
+    let theirs = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.ios.appendingPathComponent("\(pair.1).ahap")))
+    #expect(Self.difference(ours, theirs) == nil, "\(pair.0): \(Self.difference(ours, theirs) ?? "")")
+  }
+
+  @Test("--style plain: one curve per parameter; the AHAP renders as the clip does")
+  func plainStyle() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = Self.ios.appendingPathComponent("17_points.haptic").path
+    let output = folder.appendingPathComponent("plain.ahap").path
+    let result = try CLIRunner.run(["convert", input, "-o", output, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\"curves\":2") && result.stdout.contains("\"style\":\"plain\""), "\(result.stdout)")
+    let clip = try CLIRunner.run(["render", input, "--board", "sim-lra", "--format", "csv"])
+    let ahap = try CLIRunner.run(["render", output, "--board", "sim-lra", "--format", "csv"])
+    #expect(clip.status == 0 && ahap.status == 0, "\(clip.stderr)\(ahap.stderr)")
+    #expect(clip.stdout == ahap.stdout && clip.stdout.split(separator: "\n").count > 1000)
+  }
+
+  @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; unsupported directions are refused")
+  func badInput() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let invalid = Self.ios.deletingLastPathComponent().appendingPathComponent("validation_v1_sequence.haptic").path
+    let output = folder.appendingPathComponent("never.ahap").path
+    let result = try CLIRunner.run(["convert", invalid, "-o", output])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("signals.continuous.envelopes.amplitude[2].time"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output), "half-written output")
+    let ahapInput = Self.ios.appendingPathComponent("3_points.ahap").path
+    let refused = try CLIRunner.run(["convert", ahapInput, "-o", folder.appendingPathComponent("x.haptic").path])
+    #expect(refused.status == 1 && refused.stderr.contains("only .haptic → AHAP"), "\(refused.stderr)")
+    let unnamed = try CLIRunner.run(["convert", Self.ios.appendingPathComponent("3_points.haptic").path, "-o", folder.appendingPathComponent("x.bin").path])
+    #expect(unnamed.status == 1 && unnamed.stderr.contains("--to ahap"), "\(unnamed.stderr)")
+    // validate takes .haptic files too, with the same diagnostics.
+    let validate = try CLIRunner.run(["validate", invalid])
+    #expect(validate.status == 1 && validate.stdout.contains("amplitude[2].time") && validate.stdout.contains("error"), "\(validate.stdout)")
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HapticAHAP
+import HapticClip
+import HapticCore
+import HapticRenderer
+import Testing
+
+/// One model for both formats: a clip plays as the AHAP Lofelt's converter made of it.
+@Suite("A .haptic clip as a pattern")
+struct ClipPatternTests {
+  /// Lofelt's converter pairs: the clip and the AHAP it produced (curve times absolute).
+  static let pairs = [
+    ("2_points", "2_points"), ("3_points", "3_points"), ("16_points", "16_points"), ("17_points", "17_points"),
+    ("long_clip", "long_clip"), ("valid_v1_multiple_emphasis", "valid_v1_multiple_transients"),
+  ]
+
+  static func frames(_ pattern: HapticPattern, _ profile: BoardProfile) throws -> [Frame] {
+    Array(try FrameRenderer(pattern: pattern, profile: profile))
+  }
+
+  @Test("Each clip renders as Lofelt's AHAP of it, frame by frame (within one level)", arguments: pairs)
+  func rendersAsLofeltsAHAP(_ pair: (String, String)) throws {
+    let clip = try HapticClipReader().read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.0).haptic")).clip
+    let ahap = try AHAPReader(options: AHAPReadOptions(controlPointTimes: .absolute))
+      .read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.1).ahap")).pattern
+    // Lofelt's converter drops an emphasis on the first breakpoint; the clip plays it.
+    var pattern = clip.pattern()
+    if let first = clip.amplitude.first, first.emphasis != nil {
+      #expect(pattern.events.contains { $0.type == .hapticTransient && $0.time == first.time })
+      pattern = HapticPattern(
+        events: pattern.events.filter { !($0.type == .hapticTransient && $0.time == first.time) }, curves: pattern.curves)
+    }
+    for profile in [BoardProfile.simLRA, BoardProfile.simERM] {
+      let ours = try Self.frames(pattern, profile)
+      let theirs = try Self.frames(ahap, profile)
+      // Lofelt cuts events at 30 s and curves into 16 points; the timeline is the same.
+      #expect(abs(ours.count - theirs.count) <= 1, "\(pair.0) on \(profile.id): \(ours.count) vs \(theirs.count) frames")
+      var worst = 0
+      for (a, b) in zip(ours, theirs) { worst = max(worst, abs(a.level - b.level), abs(a.frequency - b.frequency)) }
+      // Lofelt's file keeps 7 decimals of √amplitude: a level apart at most.
+      #expect(worst <= 1, "\(pair.0) on \(profile.id): frames differ by up to \(worst)")
+      let audible = clip.amplitude.contains { $0.amplitude > 0 || $0.emphasis != nil }
+      #expect(ours.contains { $0.level != 0 } == audible, "\(pair.0): silent clip played or audible clip silent")
+    }
+  }
+
+  @Test("The mapping: √amplitude (× 0.8 with an emphasis), √frequency, an emphasis → a transient")
+  func mapping() {
+    let clip = HapticClip(
+      amplitude: [
+        .init(time: 0, amplitude: 0), .init(time: 0.5, amplitude: 0.25, emphasis: .init(amplitude: 0.5625, frequency: 0.7)),
+        .init(time: 1, amplitude: 0.5625),
+      ],
+      frequency: [.init(time: 0, frequency: 0.0625), .init(time: 1, frequency: 1)])
+    let pattern = clip.pattern()
+    #expect(pattern.events.map(\.type) == [.hapticContinuous, .hapticTransient])
+    #expect(pattern.events[0].duration == 1)
+    let transient = pattern.events[1]
+    #expect(transient.time == 0.5)
+    #expect(transient.parameters.first { $0.id == .hapticIntensity }?.value == 0.75)
+    #expect(transient.parameters.first { $0.id == .hapticSharpness }?.value == 0.7)
+    let intensity = pattern.curves.first { $0.id == .hapticIntensityControl }?.controlPoints.map(\.value)
+    #expect(intensity == [0, 0.5 * 0.8, 0.75])
+    let sharpness = pattern.curves.first { $0.id == .hapticSharpnessControl }?.controlPoints.map(\.value)
+    #expect(sharpness == [0.25, 1])
+    #expect(HapticClip(amplitude: [.init(time: 0, amplitude: 1)]).pattern().events.isEmpty, "a zero-length clip is silent")
+  }
+}
