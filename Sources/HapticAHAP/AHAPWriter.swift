@@ -109,17 +109,7 @@ public struct AHAPWriter: Sendable {
       out.bool(flag)
     }
     if !event.parameters.isEmpty {
-      out.key("EventParameters")
-      out.openArray()
-      for parameter in event.parameters {
-        out.openObject()
-        out.key("ParameterID")
-        out.string(parameter.id.rawValue)
-        out.key("ParameterValue")
-        out.number(parameter.value)
-        out.closeObject()
-      }
-      out.closeArray()
+      out.eventParameters(event.parameters.map { ($0.id.rawValue, $0.value) })
     }
     out.closeObject()
   }
@@ -137,23 +127,6 @@ public struct AHAPWriter: Sendable {
   }
 
   private func write(_ curve: ParameterCurve, to out: inout JSONTextBuilder) {
-    out.key("ParameterCurve")
-    out.openObject()
-    out.key("ParameterID")
-    out.string(curve.id.rawValue)
-    out.key("Time")
-    out.number(curve.time)
-    out.key("ParameterCurveControlPoints")
-    out.openArray()
-    for point in curve.controlPoints {
-      out.openObject()
-      out.key("Time")
-      out.number(point.time)
-      out.key("ParameterValue")
-      out.number(point.value)
-      out.closeObject()
-    }
-    out.closeArray()
-    out.closeObject()
+    out.parameterCurve(id: curve.id.rawValue, time: curve.time, points: curve.controlPoints.map { ($0.time, $0.value) })
   }
 }

@@ -73,24 +73,7 @@ public struct LofeltAHAPWriter: Sendable {
   private func curves(_ id: String, _ points: [(time: Double, value: Double)], to out: inout JSONTextBuilder) {
     for chunk in Self.chunks(points) {
       out.openObject()
-      out.key("ParameterCurve")
-      out.openObject()
-      out.key("ParameterID")
-      out.string(id)
-      out.key("Time")
-      out.number(chunk[0].time)
-      out.key("ParameterCurveControlPoints")
-      out.openArray()
-      for point in chunk {
-        out.openObject()
-        out.key("Time")
-        out.number(point.time)
-        out.key("ParameterValue")
-        out.number(point.value)
-        out.closeObject()
-      }
-      out.closeArray()
-      out.closeObject()
+      out.parameterCurve(id: id, time: chunk[0].time, points: chunk)
       out.closeObject()
     }
   }
@@ -109,17 +92,7 @@ public struct LofeltAHAPWriter: Sendable {
       out.key("EventDuration")
       out.number(duration)
     }
-    out.key("EventParameters")
-    out.openArray()
-    for (id, value) in [("HapticIntensity", intensity), ("HapticSharpness", sharpness)] {
-      out.openObject()
-      out.key("ParameterID")
-      out.string(id)
-      out.key("ParameterValue")
-      out.number(value)
-      out.closeObject()
-    }
-    out.closeArray()
+    out.eventParameters([("HapticIntensity", intensity), ("HapticSharpness", sharpness)])
     out.closeObject()
     out.closeObject()
   }
