@@ -5,11 +5,12 @@
 #
 # TARGET: ahap (the AHAP reader, writer round trip and renderer), wire (frame decoding, message
 # round trip, the reliable link and the simulated board's message handling), board-file (board
-# files and the profiles they give), firmware (the Uno firmware's portable core built on the
+# files and the profiles they give), haptic (the .haptic reader, the clip as a pattern, both
+# AHAP writers, the renderer), firmware (the Uno firmware's portable core built on the
 # host with clang -fsanitize=fuzzer,address,undefined), or all (each in turn). SECONDS: how long
 # each runs (default 60). Extra options go to libFuzzer, e.g. -runs=10000000 or -jobs=2.
 #
-# Seeds: the real files (../shared/corpus/ahap, the AHAP test fixtures, Boards/*.json and the
+# Seeds: the real files (../shared/corpus/ahap and haptic, the AHAP test fixtures, Boards/*.json and the
 # board-file fixtures), the protocol test vectors of docs/protocol.md, and every input a fuzzer
 # once found a bug with (Scripts/fuzz/regressions/TARGET/, committed: a found crash stays fixed).
 # New inputs collect in Scripts/fuzz/.build/corpus/TARGET/ (kept between runs, not committed);
@@ -26,7 +27,7 @@ extra=("$@")
 work=$root/Scripts/fuzz/.build
 
 usage() {
-  echo "usage: Scripts/fuzz.sh ahap|wire|board-file|firmware|all [SECONDS] [LIBFUZZER OPTION…]" >&2
+  echo "usage: Scripts/fuzz.sh ahap|wire|board-file|haptic|firmware|all [SECONDS] [LIBFUZZER OPTION…]" >&2
   exit 64
 }
 [[ $seconds =~ ^[0-9]+$ ]] || usage
@@ -101,6 +102,11 @@ fuzz_one() {
       find "$root/Tests/HapticBoardsTests" -name '*.json' -exec cp {} "$seeds/" \; 2>/dev/null || true
       run board-file "$work/release/FuzzBoardFile" 8192 "$seeds"
       ;;
+    haptic)
+      [[ -x $work/release/FuzzHaptic ]] || build_swift
+      find "$root/../shared/corpus/haptic" -name '*.haptic' -exec cp {} "$seeds/" \; 2>/dev/null || true
+      run haptic "$work/release/FuzzHaptic" 16384 "$seeds"
+      ;;
     firmware)
       local firmware=$root/Boards/uno-drv2605l/firmware
       echo "== building the firmware fuzz target (clang, libFuzzer + ASan + UBSan)"
@@ -115,10 +121,10 @@ case $target in
   all)
     build_swift
     failed=0
-    for name in ahap wire board-file firmware; do fuzz_one "$name" || failed=1; done
+    for name in ahap wire board-file haptic firmware; do fuzz_one "$name" || failed=1; done
     exit $failed
     ;;
-  ahap | wire | board-file | firmware)
+  ahap | wire | board-file | haptic | firmware)
     # A stale build would fuzz old code: always rebuild the Swift targets (incremental).
     [[ $target == firmware ]] || build_swift
     fuzz_one "$target"

@@ -21,6 +21,7 @@ let package = Package(
     fuzzTarget("FuzzAHAP", ["HapticCore", "HapticAHAP", "HapticRenderer"]),
     fuzzTarget("FuzzWire", ["HapticCore", "HapticRenderer", "HapticWire", "HapticSimulator"]),
     fuzzTarget("FuzzBoardFile", ["HapticCore", "HapticRenderer", "HapticBoards"]),
+    fuzzTarget("FuzzHaptic", ["HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer"]),
   ],
   swiftLanguageModes: [.v6]
 )

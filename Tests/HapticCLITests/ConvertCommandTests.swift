@@ -87,4 +87,29 @@ struct ConvertCommandTests {
     let validate = try CLIRunner.run(["validate", invalid])
     #expect(validate.status == 1 && validate.stdout.contains("amplitude[2].time") && validate.stdout.contains("error"), "\(validate.stdout)")
   }
+
+  @Test("simulate and send --sim play every .haptic file of the shared corpus that loads; the rest fail clearly")
+  func corpusPlays() throws {
+    let root = Self.ios.deletingLastPathComponent().deletingLastPathComponent()
+    let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }
+      .filter { $0.hasSuffix(".haptic") }.sorted() ?? []
+    #expect(files.count >= 30, "corpus: \(files.count) files")
+    var played = 0
+    for name in files {
+      let path = root.appendingPathComponent(name).path
+      let validate = try CLIRunner.run(["validate", path])
+      let simulate = try CLIRunner.run(["simulate", path, "--board", "sim-lra"])
+      guard validate.status == 0 else {
+        // Lofelt's invalid and validation fixtures: refused by name, never a crash.
+        #expect(simulate.status == 1 && simulate.stderr.contains("cannot load \(path)"), "\(name): \(simulate.stderr)")
+        continue
+      }
+      #expect(simulate.status == 0, "simulate \(name): \(simulate.stderr)")
+      // Real time at 20× (the longest clip is 70 s).
+      let send = try CLIRunner.run(["send", path, "--sim", "--rate", "20", "--json"])
+      #expect(send.status == 0 && send.stdout.contains("\"underruns\":0"), "send \(name): \(send.stdout)\(send.stderr)")
+      played += 1
+    }
+    #expect(played >= 25, "played \(played) of \(files.count)")
+  }
 }
