@@ -19,6 +19,13 @@ let suites: [Target] = [
       .product(name: "HapticAHAP", package: "hapticctl"),
     ]),
   benchmarkTarget(
+    "ClipBenchmarks",
+    dependencies: [
+      .product(name: "HapticCore", package: "hapticctl"),
+      .product(name: "HapticAHAP", package: "hapticctl"),
+      .product(name: "HapticClip", package: "hapticctl"),
+    ]),
+  benchmarkTarget(
     "RendererBenchmarks",
     dependencies: [
       .product(name: "HapticCore", package: "hapticctl"),

@@ -88,7 +88,7 @@ extension ClipWalker {
       var emphasisValue: JSONValue?
       for member in members {
         switch member.key {
-        case "time": time = number(member.value, "\(here).time", range: 0...Double.greatestFiniteMagnitude)
+        case "time": time = number(member.value, "\(here).time", range: 0...HapticClipReader.maximumTime)
         case valueKey: level = number(member.value, "\(here).\(valueKey)", range: 0...1)
         case "emphasis" where valueKey == "amplitude":
           emphasisValue = member.value
@@ -137,7 +137,7 @@ extension ClipWalker {
       return nil
     }
     guard range.contains(number) else {
-      let expected = range.upperBound == 1 ? "0…1" : "≥ 0"
+      let expected = range.upperBound == 1 ? "0…1" : "0…\(AHAPNumberFormat.string(range.upperBound)) s, 24 h"
       error(path, "\(AHAPNumberFormat.string(number)) is out of range (\(expected))", at: value)
       return nil
     }

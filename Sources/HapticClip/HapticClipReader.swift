@@ -22,10 +22,15 @@ public struct HapticClipDocument: Sendable {
 /// Errors, per Meta's published rules: no `version` or a major version other than 1, no
 /// `signals.continuous.envelopes.amplitude` or an empty one, a time that is negative, not finite
 /// or before the previous point's, an amplitude, frequency or emphasis value outside 0…1, an
-/// emphasis amplitude below its breakpoint's. Warnings: unknown fields (newer minor versions add
+/// emphasis amplitude below its breakpoint's, a time past ``maximumTime``. Warnings: unknown fields (newer minor versions add
 /// some), malformed `metadata` entries (they do not affect what is played), and a frequency
 /// envelope going on past the amplitude envelope (Meta's rule, broken by Lofelt's own files).
 public struct HapticClipReader: Sendable {
+  /// The latest breakpoint time accepted, seconds (24 h, the renderer's limit too): a few bytes
+  /// of JSON must not stand for months of vibration (found by fuzzing: a 115-day clip made 177
+  /// MB of Lofelt-style AHAP, one event per 30 s).
+  public static let maximumTime = 86_400.0
+
   /// Files larger than this are refused unread (default 64 MiB, as for AHAP).
   public var maxFileSize: Int
 

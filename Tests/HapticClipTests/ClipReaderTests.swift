@@ -72,7 +72,9 @@ struct ClipReaderTests {
       (#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[]}}}}"#, "empty"),
       (#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5},{"time":1,"amplitude":0.2}],"frequency":[{"time":0,"frequency":0.1},{"time":2,"frequency":2}]}}}}"#, "2 is out of range (0…1)"),
       (#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":"0","amplitude":0.5}]}}}}"#, "expected a number, found \"0\""),
-      (#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":-1,"amplitude":0.5}]}}}}"#, "-1 is out of range (≥ 0)"),
+      (#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":-1,"amplitude":0.5}]}}}}"#, "-1 is out of range (0…86400 s, 24 h)"),
+      // Found by fuzzing: a 115-day clip (177 MB of Lofelt-style AHAP).
+      (#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":9995465,"amplitude":1}]}}}}"#, "9995465 is out of range"),
       (#"{"version":{"major":0},"signals":{}}"#, "v0 .vij"),
       (#"{"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5}]}}}}"#, "version: missing"),
     ]

@@ -35,4 +35,22 @@ public enum Corpus {
     }
     return files
   }
+
+  /// Every `*.haptic` file under the shared `.haptic` corpus (`shared/corpus/haptic` beside the
+  /// checkout, or `$HAPTICCTL_HAPTIC_CORPUS`), sorted by path; stops the run if there is none.
+  public static func hapticFiles() -> [CorpusFile] {
+    let folder: URL
+    if let override = ProcessInfo.processInfo.environment["HAPTICCTL_HAPTIC_CORPUS"], !override.isEmpty {
+      folder = URL(fileURLWithPath: override, isDirectory: true)
+    } else {
+      folder = self.folder.deletingLastPathComponent().appendingPathComponent("haptic")
+    }
+    let paths = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
+      .filter { $0.hasSuffix(".haptic") }.sorted()
+    let files = paths.compactMap { path in
+      FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map { CorpusFile(name: path, bytes: Array($0)) }
+    }
+    if files.isEmpty { fatalError("no *.haptic files under \(folder.path); set HAPTICCTL_HAPTIC_CORPUS") }
+    return files
+  }
 }
