@@ -60,8 +60,7 @@ struct Emulate: ParsableCommand {
     guard let emulator = definition.file.emulator, let firmware = definition.file.firmware else {
       throw CLIError("board \(board) has no emulator (its board file \(definition.path ?? "(built in)") has no emulator section)")
     }
-    let profile = try PatternLoading.profile(board, boards: boardOptions)
-    let configuration = SimulatorConfiguration(profile: profile)
+    let configuration = SimulatorConfiguration(profile: definition.profile)
     if traceOptions.trace != nil && definition.file.driver != "drv2605l-rtp" {
       throw CLIError("--trace: no register model for the \(definition.file.driver) driver of \(board)")
     }

@@ -31,19 +31,14 @@ extension ClipWalker {
     let base = "signals.continuous.envelopes"
     guard let members = members(value, base) else { return nil }
     var amplitude: [HapticClip.AmplitudeBreakpoint]?
-    var frequency: [HapticClip.FrequencyBreakpoint] = []
-    var frequencyArray: JSONArray?
+    var frequency: [Point] = []
     for member in members {
       switch member.key {
       case "amplitude":
         amplitude = points(member.value, "\(base).amplitude", valueKey: "amplitude").map { point in
           HapticClip.AmplitudeBreakpoint(time: point.time, amplitude: point.value, emphasis: point.emphasis)
         }
-      case "frequency":
-        if case .array(let items) = member.value.kind { frequencyArray = items }
-        frequency = points(member.value, "\(base).frequency", valueKey: "frequency").map { point in
-          HapticClip.FrequencyBreakpoint(time: point.time, frequency: point.value)
-        }
+      case "frequency": frequency = points(member.value, "\(base).frequency", valueKey: "frequency")
       default: warning("\(base).\(member.key)", "unknown envelope: ignored", at: member.keyOffset)
       }
     }
@@ -56,19 +51,21 @@ extension ClipWalker {
     }
     // Meta's rule; Lofelt's own converter pairs break it by half a millisecond (2_points:
     // 2.0 s against 1.9995 s), so it is a warning: the clip ends with its amplitude envelope.
-    if let last = frequency.last, let end = amplitude.last, last.time > end.time, let items = frequencyArray {
+    if let last = frequency.last, let end = amplitude.last, last.time > end.time {
       warning(
-        "\(base).frequency[\(frequency.count - 1)].time",
-        "\(last.time) s is past the amplitude envelope's end (\(end.time) s): the clip ends there",
-        at: items[frequency.count - 1].offset)
+        "\(base).frequency[\(last.index)].time",
+        "\(last.time) s is past the amplitude envelope's end (\(end.time) s): the clip ends there", at: last.offset)
     }
-    return (amplitude, frequency)
+    return (amplitude, frequency.map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: $0.value) })
   }
 
+  /// A breakpoint read, with where it stands in the file (for later diagnostics).
   private struct Point {
     var time: Double
     var value: Double
     var emphasis: HapticClip.Emphasis?
+    var index: Int
+    var offset: Int
   }
 
   /// The breakpoints of one envelope: `{time, <valueKey>[, emphasis]}` objects, times
@@ -107,7 +104,7 @@ extension ClipWalker {
           "\(here).emphasis.amplitude",
           "\(emphasis.amplitude) is below the breakpoint's amplitude \(level) (an emphasis must stand out)", at: emphasisValue)
       }
-      points.append(Point(time: time, value: level, emphasis: emphasis))
+      points.append(Point(time: time, value: level, emphasis: emphasis, index: index, offset: item.offset))
     }
     return points
   }

@@ -25,6 +25,14 @@ enum CLIRunner {
   static func run(_ arguments: [String]) throws -> Result {
     try run(arguments, input: [])
   }
+
+  /// A new empty folder under the temporary directory, `hapticctl-<name>-<UUID>`; the caller
+  /// removes it.
+  static func scratchFolder(_ name: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
 }
 
 /// A Data slot written by one thread and read by another.

@@ -34,15 +34,9 @@ struct ConvertCommandTests {
     }
   }
 
-  static func scratch() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-  }
-
   @Test("--style lofelt reproduces Lofelt's converter on every pair (structure, numbers within 1e-7)", arguments: pairs)
   func lofeltStyle(_ pair: (String, String)) throws {
-    let folder = try Self.scratch()
+    let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("out.ahap")
     let input = Self.ios.appendingPathComponent("\(pair.0).haptic").path
@@ -55,7 +49,7 @@ struct ConvertCommandTests {
 
   @Test("--style plain: one curve per parameter; the AHAP renders as the clip does")
   func plainStyle() throws {
-    let folder = try Self.scratch()
+    let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = Self.ios.appendingPathComponent("17_points.haptic").path
     let output = folder.appendingPathComponent("plain.ahap").path
@@ -70,7 +64,7 @@ struct ConvertCommandTests {
 
   @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; unsupported directions are refused")
   func badInput() throws {
-    let folder = try Self.scratch()
+    let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
     let invalid = Self.ios.deletingLastPathComponent().appendingPathComponent("validation_v1_sequence.haptic").path
     let output = folder.appendingPathComponent("never.ahap").path

@@ -31,8 +31,7 @@ struct EmulateCommandTests {
   @Test("A silent host's long batch: the trace shows the drive, the watchdog stop and the ring-down")
   func watchdogInTrace() throws {
     try EmulatedBoardTests.requireBuilt()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulate-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try CLIRunner.scratchFolder("emulate")
     defer { try? FileManager.default.removeItem(at: directory) }
     let trace = directory.appendingPathComponent("trace.csv")
     let emulate = try EmulatorProcess(arguments: [

@@ -64,14 +64,6 @@ struct EmulatedBoardTests {
     }
   }
 
-  /// A scratch directory for patterns and traces, removed by the caller.
-  private static func scratchDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hapticctl-emulated-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   /// Builds the firmware and the emulator (once per process) or fails the test with make's output
   /// (also for `EmulatedLinkTests`).
   static func requireBuilt() throws {
@@ -129,7 +121,7 @@ struct EmulatedBoardTests {
   /// with a trace, between two clock markers; compares the RTP writes with the renderer.
   private func sendRun(_ pattern: HeldPattern, extra: [String]) throws -> SendRun {
     try Self.requireBuilt()
-    let directory = try Self.scratchDirectory()
+    let directory = try CLIRunner.scratchFolder("emulated")
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent("\(pattern.rawValue).ahap")
     try pattern.ahap.write(to: file, atomically: true, encoding: .utf8)
@@ -324,7 +316,7 @@ struct EmulatedBoardTests {
   /// speaks again (status, a second marker) and the emulator stops.
   private func watchdogRun() throws -> WatchdogRun {
     try Self.requireBuilt()
-    let directory = try Self.scratchDirectory()
+    let directory = try CLIRunner.scratchFolder("emulated")
     defer { try? FileManager.default.removeItem(at: directory) }
     let traceFile = directory.appendingPathComponent("trace.csv")
     let eventsFile = directory.appendingPathComponent("events.csv")

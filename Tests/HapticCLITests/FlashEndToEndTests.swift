@@ -32,8 +32,7 @@ struct FlashEndToEndTests {
   @Test("Blank board → flash through Optiboot → probe → send: the RTP trace follows the renderer")
   func flashAndDrive() throws {
     try EmulatedBoardTests.requireBuilt()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flash-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try CLIRunner.scratchFolder("flash")
     defer { try? FileManager.default.removeItem(at: directory) }
     let trace = directory.appendingPathComponent("registers.csv")
     let pattern = directory.appendingPathComponent("held.ahap")
@@ -99,8 +98,7 @@ struct FlashEndToEndTests {
   @Test("Bad input: a corrupt or truncated hex file and a busy port are refused by name, nothing written")
   func badInput() throws {
     try EmulatedBoardTests.requireBuilt()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flash-bad-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try CLIRunner.scratchFolder("flash-bad")
     defer { try? FileManager.default.removeItem(at: directory) }
     let image = try String(contentsOf: EmulatorToolchain.firmwareDirectory.appendingPathComponent("build/hapticctl-uno.hex"), encoding: .ascii)
     let corrupt = directory.appendingPathComponent("corrupt.hex")

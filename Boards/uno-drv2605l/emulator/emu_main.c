@@ -159,6 +159,19 @@ static void reset_avr(emulator_t *e, uint8_t cause) {
   e->held_until_ns = wall_ns() + RESET_TIMEOUT_NS;
 }
 
+/* Resets asked for since the last look: a host opened the pty (DTR went active: the Uno's
+ * auto-reset capacitor) or SIGUSR1 (a power cycle). Whether running, held or parked. */
+static void take_reset_requests(emulator_t *e) {
+  if (e->pty.opened) {
+    e->pty.opened = false;
+    reset_avr(e, MCUSR_EXTRF);
+  }
+  if (power_cycle_requested) {
+    power_cycle_requested = 0;
+    reset_avr(e, MCUSR_PORF);
+  }
+}
+
 /* While held in reset: serve the pty (a host may open or close it, what it sends is lost);
  * true while the hold lasts. */
 static bool held_in_reset(emulator_t *e) {
@@ -167,14 +180,6 @@ static bool held_in_reset(emulator_t *e) {
   pty_bridge_discard_input(&e->pty);
   if (wall_ns() < e->held_until_ns) {
     usleep(e->held_until_ns == UINT64_MAX ? 1000 : 200); /* parked in erased flash, or in reset */
-    if (e->pty.opened) {
-      e->pty.opened = false;
-      reset_avr(e, MCUSR_EXTRF);
-    }
-    if (power_cycle_requested) {
-      power_cycle_requested = 0;
-      reset_avr(e, MCUSR_PORF);
-    }
     return true;
   }
   e->held_until_ns = 0;
@@ -221,6 +226,13 @@ static long load_bootloader(avr_t *avr, const char *path) {
   }
   free_ihex_chunks(chunks);
   return lowest;
+}
+
+/* Opens an output file (`what` names it in the message); NULL with a message on failure. */
+static FILE *open_output(const char *path, const char *what) {
+  FILE *file = fopen(path, "w");
+  if (!file) fprintf(stderr, "hapticctl-emu-uno: cannot write %s %s: %s\n", what, path, strerror(errno));
+  return file;
 }
 
 static void usage(void) {
@@ -294,22 +306,10 @@ int main(int argc, char **argv) {
   snprintf(firmware.mmcu, sizeof firmware.mmcu, "%s", MCU);
   firmware.frequency = FREQUENCY;
 
-  FILE *trace = NULL;
-  if (trace_path) {
-    trace = fopen(trace_path, "w");
-    if (!trace) {
-      fprintf(stderr, "hapticctl-emu-uno: cannot write trace %s: %s\n", trace_path, strerror(errno));
-      return 1;
-    }
-  }
-
-  FILE *events = NULL;
-  if (events_path) {
-    events = fopen(events_path, "w");
-    if (!events) {
-      fprintf(stderr, "hapticctl-emu-uno: cannot write events %s: %s\n", events_path, strerror(errno));
-      return 1;
-    }
+  FILE *trace = NULL, *events = NULL;
+  if ((trace_path && !(trace = open_output(trace_path, "trace"))) ||
+      (events_path && !(events = open_output(events_path, "events")))) {
+    return 1;
   }
 
   static emulator_t e;
@@ -371,6 +371,7 @@ int main(int argc, char **argv) {
 
   int state = cpu_Running;
   for (unsigned long steps = 1; !stop_requested; steps++) {
+    take_reset_requests(&e);
     if (held_in_reset(&e)) continue;
     state = avr_run(e.avr);
     if (state == cpu_Done || state == cpu_Crashed) break;
@@ -383,14 +384,6 @@ int main(int argc, char **argv) {
     if (e.avr->reset_pc != 0 && e.avr->pc < e.avr->reset_pc && e.avr->flash[e.avr->pc] == 0xFF &&
         e.avr->flash[e.avr->pc + 1] == 0xFF) {
       e.held_until_ns = UINT64_MAX;
-    }
-    if (e.pty.opened) {
-      e.pty.opened = false;
-      reset_avr(&e, MCUSR_EXTRF); /* DTR went active: the Uno's auto-reset capacitor */
-    }
-    if (power_cycle_requested) {
-      power_cycle_requested = 0;
-      reset_avr(&e, MCUSR_PORF);
     }
     /* A reset of the AVR (its watchdog) clears every cycle timer: re-arm the pacing. */
     if ((steps & 0xFFFF) == 0 && avr_cycle_timer_status(e.avr, service, &e) == 0) {
