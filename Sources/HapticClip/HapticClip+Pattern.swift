@@ -13,7 +13,9 @@ extension HapticClip {
   ///   (× 0.8 where the breakpoint carries an emphasis), and, when there is a frequency
   ///   envelope, an `HapticSharpnessControl` curve through its breakpoints, value √frequency;
   /// * each emphasis a transient at its breakpoint's time, intensity √amplitude and sharpness
-  ///   the emphasis frequency (the intensity curve scales it too, as on iOS).
+  ///   the emphasis frequency, at its own strength: the pattern's intensity control scope is
+  ///   ``HapticCore/HapticPattern/IntensityControlScope/continuousEvents`` (Lofelt's SDK plays
+  ///   the emphases as a second pattern, out of the curve's reach).
   ///
   /// √ because amplitude is linear in drive while Core Haptics' intensity is perceptual (its
   /// drive is about intensity², docs/semantics.md §2). Curves keep every point (Lofelt cuts them
@@ -41,7 +43,9 @@ extension HapticClip {
       guard let emphasis = point.emphasis else { continue }
       events.append(Self.transient(at: point.time, emphasis))
     }
-    return HapticPattern(version: 1, events: events, curves: curves)
+    var pattern = HapticPattern(version: 1, events: events, curves: curves)
+    pattern.intensityControlScope = .continuousEvents
+    return pattern
   }
 
   /// The intensity control value of a breakpoint: √amplitude, ducked where it carries an emphasis.

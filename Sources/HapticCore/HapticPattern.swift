@@ -14,6 +14,18 @@ public struct HapticPattern: Sendable, Hashable {
   public private(set) var parameters: [DynamicParameter]
   /// The `ParameterCurve` entries, sorted by time (stable).
   public private(set) var curves: [ParameterCurve]
+  /// Which events `HapticIntensityControl` scales: every haptic event (Core Haptics, AHAP), or
+  /// continuous events only (a `.haptic` clip, whose emphases keep their own strength).
+  public var intensityControlScope: IntensityControlScope = .allHapticEvents
+
+  /// Which events the intensity control scales (docs/semantics.md §3 and §17).
+  public enum IntensityControlScope: Sendable, Hashable {
+    /// Transients and continuous events: Core Haptics' rule, and every AHAP file's.
+    case allHapticEvents
+    /// Continuous events only: a transient plays at its own intensity whatever the control.
+    /// A `.haptic` clip's emphases do (Lofelt's SDK plays them as a pattern of their own).
+    case continuousEvents
+  }
 
   /// Creates a pattern, stable-sorting each list by time.
   ///

@@ -62,6 +62,8 @@ public struct PatternVoices: Sendable {
   /// The frame each event starts on (round(time / period)), parallel to `events`.
   private let startFrames: [Int]
   private var controlSource: HapticPattern
+  /// Whether the intensity control scales transients (`.haptic` clips: it does not).
+  private let scope: HapticPattern.IntensityControlScope
   private var controls: ControlTimeline
   private var intensityControl: ControlCursor
   private var sharpnessControl: ControlCursor
@@ -111,6 +113,7 @@ public struct PatternVoices: Sendable {
     events = pattern.events.allSatisfy(\.type.isHaptic) ? pattern.events : pattern.events.filter(\.type.isHaptic)
     startFrames = events.map { Int(($0.time / profile.framePeriod).rounded(.toNearestOrEven)) }
     controlSource = HapticPattern(parameters: pattern.parameters, curves: pattern.curves)
+    scope = pattern.intensityControlScope
     controls = ControlTimeline(pattern)
     intensityControl = ControlCursor(.hapticIntensityControl, pattern: pattern)
     sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: pattern)
@@ -299,7 +302,7 @@ public struct PatternVoices: Sendable {
       guard startFrames[nextEvent] <= k else { break }
       let index = nextEvent
       nextEvent += 1
-      if let voice = Voice.make(events[index], controls: controls, framePeriod: period, windows: windows),
+      if let voice = Voice.make(events[index], controls: controls, framePeriod: period, windows: windows, scope: scope),
         voice.endFrame > k
       {
         active.append(voice)

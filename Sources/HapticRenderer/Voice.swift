@@ -85,15 +85,17 @@ extension Voice {
   ///     transient's intensity).
   ///   - framePeriod: seconds per frame.
   ///   - windows: the transient drive window (seconds) for a sharpness.
+  ///   - scope: whether the intensity control scales transients (``HapticPattern/intensityControlScope``).
   static func make(
-    _ event: HapticEvent, controls: ControlTimeline, framePeriod: Double, windows: TransientWindows
+    _ event: HapticEvent, controls: ControlTimeline, framePeriod: Double, windows: TransientWindows,
+    scope: HapticPattern.IntensityControlScope = .allHapticEvents
   ) -> Voice? {
     guard event.type.isHaptic else { return nil }
     let start = Int((event.time / framePeriod).rounded(.toNearestOrEven))
     let intensity = HapticCore.EventParameterID.hapticIntensity.clamp(event.value(of: .hapticIntensity))
     let sharpness = HapticCore.EventParameterID.hapticSharpness.clamp(event.value(of: .hapticSharpness))
     if event.type == .hapticTransient {
-      let control = controls.value(.hapticIntensityControl, at: event.time)
+      let control = scope == .allHapticEvents ? controls.value(.hapticIntensityControl, at: event.time) : 1
       let window = windows.seconds(sharpness: sharpness)
       let frames = max(1, Int((window / framePeriod).rounded()))
       return Voice(

@@ -21,14 +21,17 @@ struct ClipPatternTests {
   @Test("Each clip renders as Lofelt's AHAP of it, frame by frame (within one level)", arguments: pairs)
   func rendersAsLofeltsAHAP(_ pair: (String, String)) throws {
     let clip = try HapticClipReader().read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.0).haptic")).clip
-    let ahap = try AHAPReader(options: AHAPReadOptions(controlPointTimes: .absolute))
+    var ahap = try AHAPReader(options: AHAPReadOptions(controlPointTimes: .absolute))
       .read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.1).ahap")).pattern
+    // Lofelt's SDK plays its AHAP's transients as a pattern of their own, out of the curve's reach.
+    ahap.intensityControlScope = .continuousEvents
     // Lofelt's converter drops an emphasis on the first breakpoint; the clip plays it.
     var pattern = clip.pattern()
     if let first = clip.amplitude.first, first.emphasis != nil {
       #expect(pattern.events.contains { $0.type == .hapticTransient && $0.time == first.time })
       pattern = HapticPattern(
         events: pattern.events.filter { !($0.type == .hapticTransient && $0.time == first.time) }, curves: pattern.curves)
+      pattern.intensityControlScope = .continuousEvents
     }
     for profile in [BoardProfile.simLRA, BoardProfile.simERM] {
       let ours = try Self.frames(pattern, profile)
@@ -64,5 +67,24 @@ struct ClipPatternTests {
     let sharpness = pattern.curves.first { $0.id == .hapticSharpnessControl }?.controlPoints.map(\.value)
     #expect(sharpness == [0.25, 1])
     #expect(HapticClip(amplitude: [.init(time: 0, amplitude: 1)]).pattern().events.isEmpty, "a zero-length clip is silent")
+  }
+
+  @Test("An emphasis plays at its own strength, whatever the amplitude envelope under it")
+  func emphasisOutOfTheCurvesReach() throws {
+    // Over silence (amplitude 0: the curve is 0 there) and over a soft envelope (0.09).
+    for floor in [0.0, 0.09] {
+      let clip = HapticClip(amplitude: [
+        .init(time: 0, amplitude: floor), .init(time: 0.1, amplitude: floor, emphasis: .init(amplitude: 1, frequency: 0.5)),
+        .init(time: 0.3, amplitude: floor),
+      ])
+      let alone = HapticPattern(events: [
+        HapticEvent(.hapticTransient, time: 0.1, parameters: [EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, 0.5)])
+      ])
+      let ours = try Self.frames(clip.pattern(), .simLRA)
+      let lone = try Self.frames(alone, .simLRA)
+      let peak = lone.map { abs($0.level) }.max() ?? 0
+      #expect(peak > 100, "a full transient drives hard")
+      #expect(ours.map { abs($0.level) }.max() == peak, "floor \(floor): the emphasis played weaker than a lone transient")
+    }
   }
 }
