@@ -128,13 +128,13 @@ extension ClipWalker {
     return HapticClip.Emphasis(amplitude: amplitude, frequency: frequency)
   }
 
-  private func number(_ value: JSONValue, _ path: String, range: ClosedRange<Double>) -> Double? {
+  func number(_ value: JSONValue, _ path: String, range: ClosedRange<Double>) -> Double? {
     guard case .number(let number) = value.kind, number.isFinite else {
       error(path, "expected a number, found \(value.brief)", at: value)
       return nil
     }
     guard range.contains(number) else {
-      let expected = range.upperBound == 1 ? "0…1" : "0…\(AHAPNumberFormat.string(range.upperBound)) s, 24 h"
+      let expected = range.upperBound == 1 && range.lowerBound == 0 ? "0…1" : "0…\(AHAPNumberFormat.string(range.upperBound)) s, 24 h"
       error(path, "\(AHAPNumberFormat.string(number)) is out of range (\(expected))", at: value)
       return nil
     }

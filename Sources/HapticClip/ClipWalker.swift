@@ -6,6 +6,8 @@ final class ClipWalker {
   private let lines: SourceLines
   private(set) var errors: [AHAPDiagnostic] = []
   private(set) var warnings: [AHAPDiagnostic] = []
+  /// Where each list and point of a v0 file stands (for the v0 rules' errors).
+  var v0Offsets = V0Offsets()
 
   init(lines: SourceLines) {
     self.lines = lines
@@ -20,6 +22,10 @@ final class ClipWalker {
 
   func error(_ path: String, _ message: String, at value: JSONValue?) {
     note(.error, path, message, at: value?.offset)
+  }
+
+  func error(_ path: String, _ message: String, offset: Int?) {
+    note(.error, path, message, at: offset)
   }
 
   func warning(_ path: String, _ message: String, at offset: Int) {
@@ -79,8 +85,7 @@ final class ClipWalker {
       return nil
     }
     guard major == 1 else {
-      let hint = major == 0 ? " (a v0 .vij file: open and save it in Meta Haptics Studio to upgrade it)" : ""
-      error("version.major", "version \(major) is not supported (this hapticctl reads .haptic version 1)\(hint)", at: value)
+      error("version.major", "version \(major) is not supported (this hapticctl reads .haptic versions 0 and 1)", at: value)
       return nil
     }
     return HapticClip.Version(major: major, minor: parts["minor"] ?? 0, patch: parts["patch"] ?? 0)

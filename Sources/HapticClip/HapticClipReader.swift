@@ -5,17 +5,20 @@ import HapticCore
 public struct HapticClipDocument: Sendable {
   /// The clip.
   public var clip: HapticClip
-  /// What was ignored on the way (unknown fields, malformed metadata).
+  /// What was ignored on the way (unknown fields, malformed metadata, an upgrade).
   public var warnings: [AHAPDiagnostic]
+  /// The file's major version when it was upgraded to version 1 (0 for a `.vij`), else nil.
+  public var upgradedFrom: Int?
 
   /// Creates a document.
-  public init(clip: HapticClip, warnings: [AHAPDiagnostic]) {
+  public init(clip: HapticClip, warnings: [AHAPDiagnostic], upgradedFrom: Int? = nil) {
     self.clip = clip
     self.warnings = warnings
+    self.upgradedFrom = upgradedFrom
   }
 }
 
-/// Reads `.haptic` files (format version 1) with the AHAP reader's JSON parser and diagnostics:
+/// Reads `.haptic` files (format version 1, and version 0 `.vij` files, upgraded) with the AHAP reader's JSON parser and diagnostics:
 /// every problem names the file, the JSON path (`signals.continuous.envelopes.amplitude[3].time`)
 /// and line:column, as an error or a warning.
 ///
@@ -51,28 +54,55 @@ public struct HapticClipReader: Sendable {
     return try read(bytes, file: path)
   }
 
-  /// Reads a `.haptic` document from memory; `file` names it in diagnostics.
+  /// Reads a `.haptic` document from memory; `file` names it in diagnostics. A v0 `.vij`
+  /// document is checked by Lofelt's v0 rules and upgraded to version 1 (``HapticClipV0``).
   public func read(_ bytes: [UInt8], file: String? = nil) throws(AHAPError) -> HapticClipDocument {
+    let document = try parse(bytes, file: file)
+    let walker = ClipWalker(lines: SourceLines(bytes))
+    let walked = document.withRoot { root -> (clip: HapticClip?, old: HapticClipV0?) in
+      ClipWalker.isV0(root) ? (nil, walker.clipV0(from: root, validate: true)) : (walker.clip(from: root), nil)
+    }
+    if let clip = walked.clip, walker.errors.isEmpty { return HapticClipDocument(clip: clip, warnings: walker.warnings) }
+    guard let old = walked.old, walker.errors.isEmpty else {
+      throw AHAPError(file: file, errors: walker.errors, warnings: walker.warnings)
+    }
+    let (clip, dropped) = old.upgraded()
+    var warnings = walker.warnings
+    warnings.append(
+      AHAPDiagnostic(.warning, .invalidPatternData, path: "", message: "a version 0 (.vij) clip: upgraded to version 1 as Lofelt's SDK does"))
+    for transient in dropped {
+      warnings.append(
+        AHAPDiagnostic(
+          .warning, .invalidPatternData, path: "voices.transients",
+          message: "the transient at \(transient.time) s has no amplitude breakpoint at that time: dropped (Lofelt's upgrade drops it too)"))
+    }
+    return HapticClipDocument(clip: clip, warnings: warnings, upgradedFrom: 0)
+  }
+
+  /// Reads a v0 `.vij` document as it is, without upgrading it; with `validate` false only its
+  /// structure is checked (Lofelt's upgrade test pairs start from files that break v0's rules).
+  public func readV0(_ bytes: [UInt8], file: String? = nil, validate: Bool = true) throws(AHAPError) -> HapticClipV0 {
+    let document = try parse(bytes, file: file)
+    let walker = ClipWalker(lines: SourceLines(bytes))
+    let clip = document.withRoot { walker.clipV0(from: $0, validate: validate) }
+    guard let clip else { throw AHAPError(file: file, errors: walker.errors, warnings: walker.warnings) }
+    return clip
+  }
+
+  private func parse(_ bytes: [UInt8], file: String?) throws(AHAPError) -> JSONDocument {
     if bytes.count > maxFileSize {
       throw AHAPError(
         file: file,
         errors: [AHAPDiagnostic(.error, .fileTooLarge, path: "", message: "the file is \(bytes.count) bytes, over the \(maxFileSize)-byte limit; it was not read")])
     }
-    let document: JSONDocument
     do {
-      document = try JSONParser.parse(bytes, maxDepth: 64)
+      return try JSONParser.parse(bytes, maxDepth: 64)
     } catch {
       let (line, column) = SourceLines(bytes).location(of: error.offset)
       throw AHAPError(
         file: file,
         errors: [AHAPDiagnostic(.error, .invalidPatternData, path: "", message: "not valid JSON: \(error.message)", line: line, column: column)])
     }
-    let walker = ClipWalker(lines: SourceLines(bytes))
-    let clip = document.withRoot { walker.clip(from: $0) }
-    guard let clip, walker.errors.isEmpty else {
-      throw AHAPError(file: file, errors: walker.errors, warnings: walker.warnings)
-    }
-    return HapticClipDocument(clip: clip, warnings: walker.warnings)
   }
 
   /// Reads `.haptic` text from a string (UTF-8).

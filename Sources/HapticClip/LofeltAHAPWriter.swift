@@ -13,7 +13,8 @@ import HapticCore
 ///   never turns into one;
 /// * `Metadata`: `Project` and `Description` from the clip's, `Created` from its `author`.
 ///
-/// Values are those of ``HapticClip/pattern()``.
+/// Values are those of ``HapticClip/pattern()``, written as Lofelt's model holds them: 32-bit
+/// floats, printed in their shortest form (a v0 file's `9.961360544217687` becomes `9.961361`).
 public struct LofeltAHAPWriter: Sendable {
   /// Breakpoints a curve takes after its first point.
   public static let pointsAfterFirst = 15
@@ -38,8 +39,12 @@ public struct LofeltAHAPWriter: Sendable {
     out.closeObject()
     out.key("Pattern")
     out.openArray()
-    curves("HapticIntensityControl", clip.amplitude.map { ($0.time, HapticClip.intensity(of: $0)) }, to: &out)
-    curves("HapticSharpnessControl", clip.frequency.map { ($0.time, $0.frequency.squareRoot()) }, to: &out)
+    // Lofelt computes in 32-bit floats: √, then × 0.8 on an emphasized breakpoint.
+    let scale = Float(HapticClip.emphasizedBreakpointScale)
+    curves(
+      "HapticIntensityControl",
+      clip.amplitude.map { ($0.time, Double(Float($0.amplitude).squareRoot() * ($0.emphasis == nil ? 1 : scale))) }, to: &out)
+    curves("HapticSharpnessControl", clip.frequency.map { ($0.time, Double(Float($0.frequency).squareRoot())) }, to: &out)
     let duration = clip.duration
     let count = Int((duration / Self.eventLengthLimit).rounded(.up))
     for index in 0..<max(count, 0) {
@@ -48,7 +53,7 @@ public struct LofeltAHAPWriter: Sendable {
     }
     for point in clip.amplitude.dropFirst() {
       guard let emphasis = point.emphasis else { continue }
-      event("HapticTransient", time: point.time, duration: nil, intensity: emphasis.amplitude.squareRoot(), sharpness: emphasis.frequency, to: &out)
+      event("HapticTransient", time: point.time, duration: nil, intensity: Double(Float(emphasis.amplitude).squareRoot()), sharpness: emphasis.frequency, to: &out)
     }
     out.closeArray()
     out.closeObject()
@@ -70,7 +75,13 @@ public struct LofeltAHAPWriter: Sendable {
     return chunks
   }
 
+  /// `value` as a 32-bit float's shortest decimal (Lofelt's model is 32-bit).
+  static func float32(_ value: Double) -> Double {
+    Double(Float(value).description) ?? value
+  }
+
   private func curves(_ id: String, _ points: [(time: Double, value: Double)], to out: inout JSONTextBuilder) {
+    let points = points.map { (time: Self.float32($0.time), value: Self.float32($0.value)) }
     for chunk in Self.chunks(points) {
       out.openObject()
       out.parameterCurve(id: id, time: chunk[0].time, points: chunk)
@@ -87,12 +98,12 @@ public struct LofeltAHAPWriter: Sendable {
     out.key("EventType")
     out.string(type)
     out.key("Time")
-    out.number(time)
+    out.number(Self.float32(time))
     if let duration {
       out.key("EventDuration")
-      out.number(duration)
+      out.number(Self.float32(duration))
     }
-    out.eventParameters([("HapticIntensity", intensity), ("HapticSharpness", sharpness)])
+    out.eventParameters([("HapticIntensity", Self.float32(intensity)), ("HapticSharpness", Self.float32(sharpness))])
     out.closeObject()
     out.closeObject()
   }

@@ -12,9 +12,10 @@ public struct PatternFileReader: Sendable {
     self.options = options
   }
 
-  /// Whether `path` names a `.haptic` clip.
+  /// Whether `path` names a `.haptic` clip (or an older `.vij` one).
   public static func isClip(_ path: String) -> Bool {
-    path.lowercased().hasSuffix(".haptic")
+    let lowered = path.lowercased()
+    return lowered.hasSuffix(".haptic") || lowered.hasSuffix(".vij")
   }
 
   /// Reads `path` as its extension says.

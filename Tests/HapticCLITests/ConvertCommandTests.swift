@@ -7,9 +7,13 @@ struct ConvertCommandTests {
   static let ios = CLIRunner.packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus/haptic/lofelt-nicevibrations/datamodel/ios")
 
+  /// Lofelt's converter pairs (input under datamodel/ios, AHAP name); the v0 `.vij` ones go
+  /// through the upgrade first, as in Lofelt's tests.
   static let pairs = [
-    ("2_points", "2_points"), ("3_points", "3_points"), ("16_points", "16_points"), ("17_points", "17_points"),
-    ("long_clip", "long_clip"), ("valid_v1_multiple_emphasis", "valid_v1_multiple_transients"),
+    ("2_points.haptic", "2_points"), ("3_points.haptic", "3_points"), ("16_points.haptic", "16_points"),
+    ("17_points.haptic", "17_points"), ("long_clip.haptic", "long_clip"),
+    ("valid_v1_multiple_emphasis.haptic", "valid_v1_multiple_transients"),
+    ("../valid_v0.vij", "ahap_from_valid_v0"), ("../valid_v0_from_dsp.vij", "ahap_from_valid_v0_from_dsp"),
   ]
 
   /// Where two JSON values differ (nil when equal: same keys and order, numbers within 1e-7).
@@ -39,7 +43,7 @@ struct ConvertCommandTests {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("out.ahap")
-    let input = Self.ios.appendingPathComponent("\(pair.0).haptic").path
+    let input = Self.ios.appendingPathComponent(pair.0).path
     let result = try CLIRunner.run(["convert", input, "-o", output.path, "--style", "lofelt"])
     #expect(result.status == 0, "\(result.stderr)")
     let ours = try JSONSerialization.jsonObject(with: Data(contentsOf: output))
@@ -86,7 +90,7 @@ struct ConvertCommandTests {
   func corpusPlays() throws {
     let root = Self.ios.deletingLastPathComponent().deletingLastPathComponent()
     let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }
-      .filter { $0.hasSuffix(".haptic") }.sorted() ?? []
+      .filter { $0.hasSuffix(".haptic") || $0.hasSuffix(".vij") }.sorted() ?? []
     #expect(files.count >= 30, "corpus: \(files.count) files")
     var played = 0
     for name in files {
