@@ -125,7 +125,7 @@ let package = Package(
       name: "HapticSimulatorTests",
       dependencies: [
         "HapticSimulator", "HapticRenderer", "HapticWire", "HapticTransport", "HapticCore", "HapticAHAP",
-        "HapticTestSupport",
+        "HapticClip", "HapticTestSupport",
       ]),
     .testTarget(
       name: "HapticEngineTests",

@@ -1,5 +1,6 @@
-/// Builds pretty-printed JSON text with a fixed layout (`"Key" : value`, one member per line),
-/// appending UTF-8 bytes to one buffer.
+/// Builds pretty-printed JSON text with a fixed layout (`"Key" : value` as Apple's AHAP files,
+/// or `"key": value` as Meta's `.haptic` files; one member per line), appending UTF-8 bytes to
+/// one buffer.
 package struct JSONTextBuilder {
   private var bytes: [UInt8] = []
   private let indentWidth: Int
@@ -8,9 +9,12 @@ package struct JSONTextBuilder {
   private var hasElement: [Bool] = []
   /// True right after `key(_:)`, so the value goes on the same line.
   private var afterKey = false
+  /// What goes between a key and its value.
+  private let separator: [UInt8]
 
-  package init(indentWidth: Int) {
+  package init(indentWidth: Int, spaceBeforeColon: Bool = true) {
     self.indentWidth = indentWidth
+    separator = spaceBeforeColon ? [0x20, UInt8(ascii: ":"), 0x20] : [UInt8(ascii: ":"), 0x20]
     bytes.reserveCapacity(16_384)
   }
 
@@ -52,7 +56,7 @@ package struct JSONTextBuilder {
   package mutating func key(_ name: String) {
     beginValue()
     appendQuoted(name)
-    bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+    bytes.append(contentsOf: separator)
     afterKey = true
   }
 

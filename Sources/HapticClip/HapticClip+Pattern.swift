@@ -8,7 +8,9 @@ extension HapticClip {
   /// The clip as a Core Haptics pattern, by the rules of Lofelt's own `.haptic` → AHAP converter
   /// (docs/semantics.md §17), so that a clip plays here as its converted AHAP plays on an iPhone:
   ///
-  /// * one continuous event over the clip (intensity 1, sharpness 0) shaped by an
+  /// * a continuous event (intensity 1, sharpness 0) over each stretch of the clip that is not
+  ///   silent (``soundingSpans``: Lofelt writes one over the whole clip; silent stretches
+  ///   between events let each burst start and stop cleanly, as separate AHAP events do) shaped by an
   ///   `HapticIntensityControl` curve through every amplitude breakpoint, value √amplitude
   ///   (× 0.8 where the breakpoint carries an emphasis), and, when there is a frequency
   ///   envelope, an `HapticSharpnessControl` curve through its breakpoints, value √frequency;
@@ -25,10 +27,11 @@ extension HapticClip {
   public func pattern() -> HapticPattern {
     var events: [HapticEvent] = []
     var curves: [ParameterCurve] = []
-    if duration > 0 {
+    let spans = soundingSpans
+    for span in spans {
       events.append(
         HapticEvent(
-          .hapticContinuous, time: 0, duration: duration,
+          .hapticContinuous, time: span.lowerBound, duration: span.upperBound - span.lowerBound,
           parameters: [EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, 0)]))
     }
     // A curve starts at its first point (control-point times relative to it, Apple's rule).
@@ -37,8 +40,8 @@ extension HapticClip {
       curves.append(
         ParameterCurve(id, time: start, controlPoints: points.map { .init(time: $0.time - start, value: $0.value) }))
     }
-    curve(.hapticIntensityControl, amplitude.map { ($0.time, Self.intensity(of: $0)) })
-    curve(.hapticSharpnessControl, frequency.map { ($0.time, $0.frequency.squareRoot()) })
+    curve(.hapticIntensityControl, Self.holdingThroughGaps(amplitude.map { ($0.time, Self.intensity(of: $0)) }, spans))
+    curve(.hapticSharpnessControl, Self.holdingThroughGaps(frequency.map { ($0.time, $0.frequency.squareRoot()) }, spans))
     for point in amplitude {
       guard let emphasis = point.emphasis else { continue }
       events.append(Self.transient(at: point.time, emphasis))
@@ -46,6 +49,21 @@ extension HapticClip {
     var pattern = HapticPattern(version: 1, events: events, curves: curves)
     pattern.intensityControlScope = .continuousEvents
     return pattern
+  }
+
+  /// The stretches where the amplitude envelope is not silent: maximal runs of segments
+  /// between breakpoints that are not both 0, from the first run's start to the last one's end
+  /// (a zero-length clip has none).
+  public var soundingSpans: [ClosedRange<Double>] {
+    var spans: [ClosedRange<Double>] = []
+    for (a, b) in zip(amplitude, amplitude.dropFirst()) where a.amplitude > 0 || b.amplitude > 0 {
+      if let last = spans.last, last.upperBound >= a.time {
+        spans[spans.count - 1] = last.lowerBound...b.time
+      } else {
+        spans.append(a.time...b.time)
+      }
+    }
+    return spans.filter { $0.upperBound > $0.lowerBound }
   }
 
   /// The intensity control value of a breakpoint: √amplitude, ducked where it carries an emphasis.

@@ -129,6 +129,14 @@ public struct PatternVoices: Sendable {
   /// from near rest and feels the same whatever the vibration it interrupts.
   public static let transientLeadSeconds = 0.010
 
+  /// Frame `k` with nothing sounding, flagged when a transient is near (§15.4).
+  private func silence(at k: Int) -> FrameTarget {
+    var silent = FrameTarget.silent(hz: lastFrequency)
+    silent.transientAhead = k >= leadStart
+    silent.transientNext = leadStart <= k && k == leadStart + leadFrames - 1
+    return silent
+  }
+
   /// The first frame of the duck ahead of the next transient (`Int.max` when none is left).
   private var leadStart: Int {
     nextTransient == events.count ? Int.max : startFrames[nextTransient] - leadFrames
@@ -315,12 +323,7 @@ public struct PatternVoices: Sendable {
   /// mean of the voices' frequencies.
   @inline(__always)
   private mutating func mix(at t: Double, frame k: Int) -> FrameTarget {
-    guard !active.isEmpty else {
-      var silent = FrameTarget.silent(hz: lastFrequency)
-      silent.transientAhead = k >= leadStart
-      silent.transientNext = leadStart <= k && k == leadStart + leadFrames - 1
-      return silent
-    }
+    guard !active.isEmpty else { return silence(at: k) }
     let intensityScale = intensityControl.isConstant ? 1 : intensityControl.value(at: t)
     let sharpnessOffset = sharpnessControl.isConstant ? 0 : sharpnessControl.value(at: t)
     var power = 0.0
@@ -364,9 +367,9 @@ public struct PatternVoices: Sendable {
         transientWeightedHz += g * g * hz
       }
     }
-    guard power > 0 else {
-      return FrameTarget(power: 0, weightedHz: 0, hz: lastFrequency, crispness: crispness, hasVoices: true)
-    }
+    // Voices at zero intensity sound like none: the frame is a silence (the duck ahead of a
+    // transient and the brake to rest apply as if no event were there).
+    guard power > 0 else { return silence(at: k) }
     // One voice (the common case) or an amplitude-only board: no weighting needed.
     let hz = active.count == 1 || amplitudeOnly ? active[0].cachedHz : weightedHz / power
     lastFrequency = hz

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Maps Core Haptics' 0…1 envelope time parameters (AttackTime, DecayTime, ReleaseTime) to
 /// seconds.

@@ -1,0 +1,86 @@
+import HapticCore
+
+/// Traces a pattern's continuous mix (``PatternSampler``) into breakpoints: at each knot the
+/// value from the left and from the right (two breakpoints at one time where it steps), and
+/// between knots as many midpoints as keep straight lines within the tolerance.
+struct ClipTrace {
+  struct Point {
+    var time: Double
+    var sample: PatternSampler.Sample
+  }
+
+  let sampler: PatternSampler
+  let tolerance: Double
+  /// Intervals are not split below this, seconds (a breakpoint per 0.1 ms at most).
+  static let shortest = 0.0001
+  private(set) var points: [Point] = []
+
+  init(sampler: PatternSampler, tolerance: Double) {
+    self.sampler = sampler
+    self.tolerance = tolerance
+  }
+
+  /// Adds knot `t` (knots come in increasing order) and the midpoints before it.
+  mutating func add(_ t: Double) {
+    let right = sampler.sample(at: t)
+    guard let previous = points.last else {
+      points.append(Point(time: t, sample: right))
+      return
+    }
+    let left = t - PatternSampler.before > previous.time ? sampler.sample(at: t - PatternSampler.before) : previous.sample
+    refine(previous, Point(time: t, sample: left), depth: 0)
+    if differs(left, right) { points.append(Point(time: t, sample: left)) }
+    points.append(Point(time: t, sample: right))
+  }
+
+  private func differs(_ a: PatternSampler.Sample, _ b: PatternSampler.Sample) -> Bool {
+    if abs(a.intensity - b.intensity) > 1e-12 { return true }
+    guard a.active > 0, b.active > 0 else { return false }
+    return abs(a.sharpness - b.sharpness) > 1e-12
+  }
+
+  private mutating func refine(_ a: Point, _ b: Point, depth: Int) {
+    guard b.time - a.time > Self.shortest * 2, depth < 20 else { return }
+    let mid = (a.time + b.time) / 2
+    let m = Point(time: mid, sample: sampler.sample(at: mid))
+    var error = abs(m.sample.intensity - (a.sample.intensity + b.sample.intensity) / 2)
+    if a.sample.active > 0, b.sample.active > 0, m.sample.active > 0 {
+      error = max(error, abs(m.sample.sharpness - (a.sample.sharpness + b.sample.sharpness) / 2))
+    }
+    guard error > tolerance else { return }
+    refine(a, m, depth: depth + 1)
+    points.append(m)
+    refine(m, b, depth: depth + 1)
+  }
+
+  /// The amplitude envelope (intensity²) up to `end`, without points a straight line through
+  /// their neighbours already gives.
+  func amplitude(until end: Double) -> [HapticClip.AmplitudeBreakpoint] {
+    let kept = points.filter { $0.time <= end }
+    let values = Self.simplify(kept.map { ($0.time, $0.sample.intensity) })
+    return values.map { HapticClip.AmplitudeBreakpoint(time: $0.time, amplitude: min($0.value * $0.value, 1)) }
+  }
+
+  /// The frequency envelope (sharpness²) where events are active, up to `end`.
+  func frequency(until end: Double) -> [HapticClip.FrequencyBreakpoint] {
+    let kept = points.filter { $0.time <= end && $0.sample.active > 0 }
+    let values = Self.simplify(kept.map { ($0.time, $0.sample.sharpness) })
+    return values.map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: min(max($0.value * $0.value, 0), 1)) }
+  }
+
+  /// Drops the points lying on the straight line between their neighbours (steps, two points
+  /// at one time, are kept).
+  static func simplify(_ points: [(time: Double, value: Double)]) -> [(time: Double, value: Double)] {
+    guard points.count > 2 else { return points }
+    var kept = [points[0]]
+    for index in 1..<(points.count - 1) {
+      let (a, p, b) = (kept[kept.count - 1], points[index], points[index + 1])
+      let span = b.time - a.time
+      let onLine = span > 0 && p.time > a.time && p.time < b.time
+        && abs(a.value + (b.value - a.value) * (p.time - a.time) / span - p.value) <= 1e-9
+      if !onLine { kept.append(p) }
+    }
+    kept.append(points[points.count - 1])
+    return kept
+  }
+}

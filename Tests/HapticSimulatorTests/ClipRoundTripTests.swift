@@ -1,0 +1,93 @@
+import Foundation
+import HapticAHAP
+import HapticClip
+import HapticCore
+import HapticRenderer
+import HapticTestSupport
+import Testing
+
+@testable import HapticSimulator
+
+/// AHAP → `.haptic` → AHAP on `sim-lra` (issue 17): every corpus file that converts without a
+/// reported loss plays as before — what it asks of the board frame by frame, the driven
+/// frames, and what is felt; files with losses report them where they occur.
+@Suite("AHAP → .haptic → AHAP, played")
+struct ClipRoundTripTests {
+  static let files = TestCorpus.ahapFiles
+
+  /// The clip's pattern after a trip through the `.haptic` text.
+  static func roundTrip(_ pattern: HapticPattern, file: String) throws -> (ClipConversion, HapticPattern) {
+    let conversion = HapticClip.converting(pattern)
+    let text = HapticClipWriter().bytes(conversion.clip)
+    let back = try HapticClipReader().read(text, file: file)
+    #expect(back.warnings.isEmpty, "\(file): \(back.warnings)")
+    #expect(HapticClipWriter().bytes(back.clip) == text, "\(file): writing is not deterministic")
+    return (conversion, back.clip.pattern())
+  }
+
+  /// Index pairs of frames within one frame of each other (a step may land a frame apart):
+  /// for each frame of `a`, whether some frame of `b` within ±1 satisfies `close`.
+  static func unmatched<T>(_ a: [T], _ b: [T], silent: T, _ close: (T, T) -> Bool) -> [Int] {
+    (0..<max(a.count, b.count)).filter { index in
+      let mine = index < a.count ? a[index] : silent
+      return !(max(0, index - 1)...(index + 1)).contains { other in close(mine, other < b.count ? b[other] : silent) }
+    }
+  }
+
+  static func targets(_ pattern: HapticPattern) throws -> [FrameTarget] {
+    var voices = try PatternVoices(pattern: pattern, profile: .simLRA)
+    let count = Array(try FrameRenderer(pattern: pattern, profile: .simLRA)).count
+    return (0..<count).map { _ in voices.next() }
+  }
+
+  @Test("Lossless files: same targets, driven frames within 2 levels, the same felt envelope", arguments: files)
+  func playsTheSame(_ name: String) throws {
+    let path = TestCorpus.ahapFolder.appendingPathComponent(name).path
+    let pattern = try AHAPReader().read(contentsOf: path).pattern
+    let (conversion, played) = try Self.roundTrip(pattern, file: name)
+    guard conversion.playsTheSame else {
+      // Losses are reported at a moment of the pattern, each for a reason the pattern has.
+      for note in conversion.notes where note.kind == .lost {
+        let time = try #require(note.time, "\(name): \(note)")
+        #expect(time >= 0 && time <= pattern.duration + 1, "\(name): \(note)")
+      }
+      let audio = pattern.events.contains { !$0.type.isHaptic }
+      #expect(conversion.notes.contains { $0.message.contains("audio") } == audio, "\(name): \(conversion.notes)")
+      return
+    }
+    // What the pattern asks of the board: power within 0.5 % (the trace's tolerance is 0.002 in
+    // intensity), frequency within 0.5 Hz, the same transient flags.
+    let asked = try Self.targets(pattern)
+    let asks = try Self.targets(played)
+    let silent = FrameTarget.silent(hz: 0)
+    let differentAsks = Self.unmatched(asks, asked, silent: silent) { a, b in
+      abs(a.power - b.power) <= 0.005 * max(a.power, b.power) + 1e-9
+        && (a.power == 0 || abs(a.hz - b.hz) <= 0.5) && a.transientPower == b.transientPower
+        && a.transientNext == b.transientNext
+    }
+    #expect(differentAsks.isEmpty, "\(name): \(differentAsks.count) frames ask differently, first \(differentAsks.first ?? -1)")
+    // The driven frames: within 2 levels, but for the host shaper's corrections, which follow
+    // its model's state closely (a target differing in the sixth digit may start another,
+    // equally good brake): at most one frame in a hundred.
+    let original = Array(try FrameRenderer(pattern: pattern, profile: .simLRA))
+    let converted = Array(try FrameRenderer(pattern: played, profile: .simLRA))
+    let differentFrames = Self.unmatched(converted, original, silent: Frame(index: 0, level: 0, frequency: 0)) {
+      abs($0.level - $1.level) <= 2
+    }
+    #expect(differentFrames.count * 100 <= max(original.count, 100), "\(name): \(differentFrames.count) of \(original.count) frames differ by more than 2 levels")
+    // What is felt: every 25 ms window's peak acceleration within 2.5 dB, or below the threshold.
+    let felt = try ControlRateFeelTests.peaks(played, .simLRA, controlRate: true)
+    let expected = try ControlRateFeelTests.peaks(pattern, .simLRA, controlRate: true)
+    // A silent event at the end makes no frames in a clip: the windows past the shorter are still.
+    var differentWindows: [(Double, Double)] = []
+    for index in 0..<max(felt.count, expected.count) {
+      let a: Double = index < felt.count ? felt[index] : 0
+      let b: Double = index < expected.count ? expected[index] : 0
+      if abs(a - b) > 0.25 * max(a, b) && max(a, b) >= ChannelResponseMap.detectionThreshold { differentWindows.append((a, b)) }
+    }
+    #expect(differentWindows.isEmpty, "\(name): \(differentWindows.count) windows feel different: \(differentWindows.prefix(3))")
+    if !differentFrames.isEmpty {
+      print("[round trip] \(name): \(differentFrames.count) of \(original.count) frames differ by > 2 levels (first \(differentFrames[0]))")
+    }
+  }
+}
