@@ -4,78 +4,98 @@ import HapticAHAP
 import HapticClip
 import HapticCore
 
-/// `hapticctl convert IN -o OUT [--to ahap] [--style plain|lofelt] [--json]`.
+/// `hapticctl convert IN -o OUT [--to ahap|haptic|android-waveform|android-envelope] [--style plain|lofelt] [--json]`.
 struct Convert: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Convert a Meta Haptics Studio / Lofelt .haptic clip to AHAP.",
+    abstract: "Convert between AHAP, Meta Haptics Studio .haptic clips and Android vibration effects.",
     discussion: """
-      .haptic → AHAP maps the clip as docs/semantics.md §17 says. --style plain (the default) \
-      keeps one curve per parameter and one continuous event; --style lofelt reproduces Lofelt's \
-      converter: 16-point curves (Core Haptics' limit), continuous events cut every 30 s (its \
-      cap), control-point times absolute (read such files with --absolute-curve-times). The \
-      output is written atomically: nothing is written when the input does not load. Other \
-      directions (AHAP → .haptic, Android waveforms) are not built yet and are refused.
+      The input is AHAP or a .haptic clip (a v0 .vij clip is upgraded), by --input-format, its \
+      extension or its content. --to (default: from the output's extension, .ahap/.json or \
+      .haptic) picks the output:
+        ahap              --style plain (default) keeps one curve per parameter; --style lofelt \
+      reproduces Lofelt's converter (16-point curves, events cut every 30 s, absolute \
+      control-point times: read them with --absolute-curve-times).
+        haptic            amplitude and frequency envelopes and emphases (docs/semantics.md §17.2).
+        android-waveform  VibrationEffect.createWaveform timings (ms) and amplitudes (0-255), as JSON.
+        android-envelope  Android 16's BasicEnvelopeBuilder control points, as JSON.
+      Every loss is a warning on standard error ("lost at 1.5 s: ..."); --json prints them in a \
+      summary. The output is written atomically: nothing is written when the input does not load.
       """)
 
-  enum Target: String, ExpressibleByArgument, CaseIterable {
-    case ahap
-  }
-
-  enum Style: String, ExpressibleByArgument, CaseIterable {
-    case plain, lofelt
-  }
-
-  @Argument(help: "The .haptic file to convert.", completion: .file(extensions: ["haptic"]))
+  @Argument(help: "The AHAP or .haptic file to convert.", completion: .file(extensions: ["ahap", "haptic", "vij", "json"]))
   var input: String
 
   @Option(name: [.short, .customLong("output")], help: "The file to write.")
   var output: String
 
-  @Option(help: "Output format (default: from the output's extension).")
-  var to: Target?
+  @Option(help: "Output format: ahap, haptic, android-waveform or android-envelope (default: from the output's extension).")
+  var to: ConvertJob.Target?
 
-  @Option(help: "plain: one curve per parameter; lofelt: as Lofelt's converter writes it.")
-  var style: Style = .plain
+  @Option(help: "AHAP output: plain (one curve per parameter) or lofelt (as Lofelt's converter writes it).")
+  var style: ConvertJob.Style = .plain
+
+  @OptionGroup var reading: AHAPReadingOptions
 
   @Flag(help: "Print a JSON summary.")
   var json = false
 
   func run() throws {
-    guard PatternFileReader.isClip(input) else {
-      throw CLIError("cannot convert \(input): only .haptic → AHAP is built so far (AHAP → .haptic and Android are not)")
-    }
     let target = try to ?? Self.target(for: output)
-    let document: HapticClipDocument
+    if style == .lofelt && target != .ahap {
+      throw ValidationError("--style lofelt applies to AHAP output only (--to ahap)")
+    }
+    let reader = try reading.reader()
+    let loaded: PatternFileReader.Loaded
     do {
-      document = try HapticClipReader().read(contentsOf: input)
+      loaded = try reader.load(contentsOf: input)
     } catch {
       throw CLIError("cannot load \(input):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
     }
-    for warning in document.warnings { printError("\(input): \(warning)") }
-    let bytes: [UInt8]
-    switch (target, style) {
-    case (.ahap, .plain): bytes = AHAPWriter(indent: 2).bytes(document.clip.pattern())
-    case (.ahap, .lofelt): bytes = LofeltAHAPWriter().bytes(document.clip)
+    let warnings: [AHAPDiagnostic]
+    switch loaded {
+    case .pattern(let document): warnings = document.warnings
+    case .clip(let document): warnings = document.warnings
     }
+    for warning in warnings { printError("\(input): \(warning)") }
+    let job = ConvertJob(loaded: loaded, target: target, style: style)
+    let (bytes, notes) = try job.output(input: input)
+    for note in notes { printError("\(input): warning: \(note)") }
     let sink = try OutputSink(path: output)
     try sink.write(bytes: bytes)
     try sink.commit()
-    if json {
-      let pattern = document.clip.pattern()
-      print(
-        JSONText.object([
-          ("input", .string(input)), ("output", .string(output)), ("to", .string(target.rawValue)),
-          ("style", .string(style.rawValue)), ("duration_s", .number(document.clip.duration)),
-          ("events", .int(pattern.events.count)), ("curves", .int(pattern.curves.count)),
-          ("emphases", .int(document.clip.amplitude.filter { $0.emphasis != nil }.count)),
-          ("warnings", .array(document.warnings.map { .string($0.description) })),
-        ]).rendered)
-    }
+    if json { print(summary(job, notes: notes, warnings: warnings).rendered) }
   }
 
-  static func target(for path: String) throws -> Target {
+  private func summary(_ job: ConvertJob, notes: [ClipConversion.Note], warnings: [AHAPDiagnostic]) -> JSONText {
+    let from: String
+    if case .clip = job.loaded { from = "haptic" } else { from = "ahap" }
+    let pattern = job.pattern
+    return JSONText.object([
+      ("input", .string(input)), ("output", .string(output)), ("from", .string(from)), ("to", .string(job.target.rawValue)),
+      ("style", .string(style.rawValue)), ("duration_s", .number(pattern.duration)),
+      ("events", .int(pattern.events.count)), ("curves", .int(pattern.curves.count)),
+      ("lossless", .bool(!notes.contains { $0.kind == .lost })),
+      (
+        "notes",
+        .array(
+          notes.map { note in
+            .object([
+              ("kind", .string(note.kind.rawValue)), ("time_s", note.time.map { .number($0) } ?? .null),
+              ("message", .string(note.message)),
+            ])
+          })
+      ),
+      ("warnings", .array(warnings.map { .string($0.description) })),
+    ])
+  }
+
+  static func target(for path: String) throws -> ConvertJob.Target {
     let lowered = path.lowercased()
     if lowered.hasSuffix(".ahap") || lowered.hasSuffix(".json") { return .ahap }
-    throw CLIError("\(path): say the output format with --to ahap (the extension does not name one)")
+    if lowered.hasSuffix(".haptic") { return .haptic }
+    throw CLIError("\(path): say the output format with --to ahap|haptic|android-waveform|android-envelope (the extension does not name one)")
   }
 }
+
+extension ConvertJob.Target: ExpressibleByArgument {}
+extension ConvertJob.Style: ExpressibleByArgument {}

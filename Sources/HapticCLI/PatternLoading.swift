@@ -8,11 +8,13 @@ import HapticRenderer
 
 /// Loading a pattern file for commands that play or render it.
 enum PatternLoading {
-  /// Reads `file` (AHAP, or a `.haptic` clip by its extension); warnings go to standard error as
-  /// one summary line, errors fail the command.
-  static func load(_ file: String, options: AHAPReadOptions) throws -> AHAPDocument {
+  /// Reads `file` (AHAP, or a `.haptic` clip: ``AHAPReadingOptions/inputFormat``, else its
+  /// extension, else its content); warnings go to standard error as one summary line, errors
+  /// fail the command.
+  static func load(_ file: String, reading: AHAPReadingOptions) throws -> AHAPDocument {
+    let reader = try reading.reader()
     do {
-      let document = try PatternFileReader(options: options).read(contentsOf: file)
+      let document = try reader.read(contentsOf: file)
       if !document.warnings.isEmpty {
         let count = document.warnings.count
         printError(

@@ -56,7 +56,7 @@ struct Render: ParsableCommand {
 
   func run() throws {
     let profile = try PatternLoading.profile(board, boards: boardOptions)
-    let pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
+    let pattern = try PatternLoading.load(file, reading: reading).pattern
     let options = RenderOptions(intensityMapping: intensityMapping.mapping)
     // Validate the render up front so no output file is created for an unusable board.
     do {

@@ -113,7 +113,7 @@ struct Send: ParsableCommand {
   func run() throws {
     let pattern: HapticPattern?
     if let file {
-      pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
+      pattern = try PatternLoading.load(file, reading: reading).pattern
     } else if let preset {
       pattern = HapticPresets.pattern(preset, intensity: intensity)
     } else {

@@ -61,7 +61,7 @@ struct Simulate: ParsableCommand {
 
   func run() throws {
     let profile = try PatternLoading.profile(board, boards: boardOptions)
-    let pattern = try PatternLoading.load(file, options: try reading.readOptions()).pattern
+    let pattern = try PatternLoading.load(file, reading: reading).pattern
     var configuration = SimulatorConfiguration(profile: profile)
     configuration.physicsRate = physicsRate
     if let problem = configuration.problem { throw CLIError("cannot simulate on \(board): \(problem)") }

@@ -24,7 +24,7 @@ struct Validate: ParsableCommand {
   @OptionGroup var reading: AHAPReadingOptions
 
   func run() throws {
-    let reader = PatternFileReader(options: try reading.readOptions())
+    let reader = try reading.reader()
     var failed = 0
     for file in files {
       let report = ValidationReport(file: file, reader: reader)
@@ -42,10 +42,15 @@ struct Validate: ParsableCommand {
   }
 }
 
-/// Options shared by every command that reads AHAP files.
+/// Options shared by every command that reads pattern files.
 struct AHAPReadingOptions: ParsableArguments {
   @Flag(help: "Read curve control-point times as absolute pattern times (Lofelt/Meta exports).")
   var absoluteCurveTimes = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Read pattern files as ahap or haptic (default: by extension — .haptic and .vij are clips, .ahap is AHAP — else by content)."))
+  var inputFormat: InputFormat?
 
   @Option(help: "Refuse AHAP files larger than this many MiB.")
   var maxFileSize: Double = 64
@@ -57,5 +62,22 @@ struct AHAPReadingOptions: ParsableArguments {
     return AHAPReadOptions(
       maxFileSize: Int(maxFileSize * 1_048_576),
       controlPointTimes: absoluteCurveTimes ? .absolute : .relative)
+  }
+
+  /// The reader these options ask for.
+  func reader() throws -> PatternFileReader {
+    PatternFileReader(options: try readOptions(), format: inputFormat?.format)
+  }
+}
+
+/// `--input-format`: the pattern formats (``PatternFormat``) as a command-line value.
+enum InputFormat: String, ExpressibleByArgument, CaseIterable {
+  case ahap, haptic
+
+  var format: PatternFormat {
+    switch self {
+    case .ahap: .ahap
+    case .haptic: .haptic
+    }
   }
 }

@@ -14,10 +14,21 @@ struct ClipTrace {
   /// Intervals are not split below this, seconds (a breakpoint per 0.1 ms at most).
   static let shortest = 0.0001
   private(set) var points: [Point] = []
+  /// When the last sound or transient starts: where the trace ends, seconds.
+  private(set) var end = 0.0
 
   init(sampler: PatternSampler, tolerance: Double) {
     self.sampler = sampler
     self.tolerance = tolerance
+  }
+
+  /// The trace of `pattern`'s mix: a point at every knot (and at every transient's onset) and
+  /// the midpoints between them.
+  init(_ pattern: HapticPattern, sampler: PatternSampler, tolerance: Double) {
+    self.init(sampler: sampler, tolerance: tolerance)
+    let transients = pattern.events.filter { $0.type == .hapticTransient }.map(\.time)
+    for knot in Set(sampler.knots(in: pattern) + transients + [0]).sorted() { add(knot) }
+    end = max(sampler.sounds.map(\.end).max() ?? 0, transients.max() ?? 0)
   }
 
   /// Adds knot `t` (knots come in increasing order) and the midpoints before it.
@@ -53,19 +64,25 @@ struct ClipTrace {
     refine(m, b, depth: depth + 1)
   }
 
-  /// The amplitude envelope (intensity²) up to `end`, without points a straight line through
-  /// their neighbours already gives.
+  /// The mixed intensity up to `end`, as straight lines between points (steps: two points at
+  /// one time), without points a straight line through their neighbours already gives.
+  func intensityLine(until end: Double) -> [(time: Double, value: Double)] {
+    Self.simplify(points.filter { $0.time <= end }.map { ($0.time, $0.sample.intensity) })
+  }
+
+  /// The mixed sharpness where events are active, up to `end`.
+  func sharpnessLine(until end: Double) -> [(time: Double, value: Double)] {
+    Self.simplify(points.filter { $0.time <= end && $0.sample.active > 0 }.map { ($0.time, $0.sample.sharpness) })
+  }
+
+  /// The amplitude envelope (intensity²) up to `end`.
   func amplitude(until end: Double) -> [HapticClip.AmplitudeBreakpoint] {
-    let kept = points.filter { $0.time <= end }
-    let values = Self.simplify(kept.map { ($0.time, $0.sample.intensity) })
-    return values.map { HapticClip.AmplitudeBreakpoint(time: $0.time, amplitude: min($0.value * $0.value, 1)) }
+    intensityLine(until: end).map { HapticClip.AmplitudeBreakpoint(time: $0.time, amplitude: min($0.value * $0.value, 1)) }
   }
 
   /// The frequency envelope (sharpness²) where events are active, up to `end`.
   func frequency(until end: Double) -> [HapticClip.FrequencyBreakpoint] {
-    let kept = points.filter { $0.time <= end && $0.sample.active > 0 }
-    let values = Self.simplify(kept.map { ($0.time, $0.sample.sharpness) })
-    return values.map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: min(max($0.value * $0.value, 0), 1)) }
+    sharpnessLine(until: end).map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: min(max($0.value * $0.value, 0), 1)) }
   }
 
   /// Drops the points lying on the straight line between their neighbours (steps, two points

@@ -17,25 +17,13 @@ extension HapticClip {
   /// parameters are rendered into the envelopes; metadata without a field is dropped.
   public static func converting(_ pattern: HapticPattern, tolerance: Double = conversionTolerance) -> ClipConversion {
     let sampler = PatternSampler(pattern)
-    var trace = ClipTrace(sampler: sampler, tolerance: tolerance)
-    let transients = pattern.events.filter { $0.type == .hapticTransient }
-    var knots = sampler.knots(in: pattern)
-    knots += transients.map(\.time)
-    knots = Array(Set(knots + [0])).sorted()
-    for knot in knots { trace.add(knot) }
-    let soundEnd = sampler.sounds.map(\.end).max() ?? 0
-    let end = max(soundEnd, transients.map(\.time).max() ?? 0)
-    var amplitude = trace.amplitude(until: end)
-    let controls = sampler.controls
-    for transient in transients {
-      let base = EventParameterID.hapticIntensity.clamp(transient.value(of: .hapticIntensity))
-      let control = pattern.intensityControlScope == .allHapticEvents ? controls.value(.hapticIntensityControl, at: transient.time) : 1
-      let intensity = min(base * control, 1)
-      guard intensity > 0 else { continue }
-      let sharpness = EventParameterID.hapticSharpness.clamp(transient.value(of: .hapticSharpness))
-      Self.emphasize(&amplitude, at: transient.time, Emphasis(amplitude: intensity * intensity, frequency: sharpness))
+    let trace = ClipTrace(pattern, sampler: sampler, tolerance: tolerance)
+    var amplitude = trace.amplitude(until: trace.end)
+    for transient in sampler.transients(of: pattern) {
+      Self.emphasize(
+        &amplitude, at: transient.time, Emphasis(amplitude: transient.intensity * transient.intensity, frequency: transient.sharpness))
     }
-    var clip = HapticClip(amplitude: amplitude, frequency: trace.frequency(until: end))
+    var clip = HapticClip(amplitude: amplitude, frequency: trace.frequency(until: trace.end))
     var notes = Self.lossNotes(pattern, sampler: sampler)
     clip.metadata = Self.metadata(pattern, notes: &notes)
     return ClipConversion(clip: clip, notes: notes)

@@ -98,4 +98,23 @@ struct PatternSampler {
     let sharpness = powers > 0 ? weighted / powers : plain / Double(active)
     return Sample(intensity: min(powers.squareRoot().squareRoot(), 1), sharpness: sharpness, active: active, sounding: sounding)
   }
+
+  /// A transient as it plays: its onset, its intensity (× the intensity control at onset in
+  /// patterns whose control scales transients), its sharpness (no control reaches it).
+  struct Transient {
+    let time: Double
+    let intensity: Double
+    let sharpness: Double
+  }
+
+  /// The audible transients of `pattern`, in time order.
+  func transients(of pattern: HapticPattern) -> [Transient] {
+    pattern.events.filter { $0.type == .hapticTransient }.compactMap { event in
+      let base = EventParameterID.hapticIntensity.clamp(event.value(of: .hapticIntensity))
+      let control = pattern.intensityControlScope == .allHapticEvents ? controls.value(.hapticIntensityControl, at: event.time) : 1
+      let intensity = min(base * control, 1)
+      guard intensity > 0 else { return nil }
+      return Transient(time: event.time, intensity: intensity, sharpness: EventParameterID.hapticSharpness.clamp(event.value(of: .hapticSharpness)))
+    }
+  }
 }

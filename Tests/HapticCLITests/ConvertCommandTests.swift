@@ -66,7 +66,7 @@ struct ConvertCommandTests {
     #expect(clip.stdout == ahap.stdout && clip.stdout.split(separator: "\n").count > 1000)
   }
 
-  @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; unsupported directions are refused")
+  @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; a silent Android effect and misused options are refused")
   func badInput() throws {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,11 +76,17 @@ struct ConvertCommandTests {
     #expect(result.status == 1)
     #expect(result.stderr.contains("signals.continuous.envelopes.amplitude[2].time"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: output), "half-written output")
-    let ahapInput = Self.ios.appendingPathComponent("3_points.ahap").path
-    let refused = try CLIRunner.run(["convert", ahapInput, "-o", folder.appendingPathComponent("x.haptic").path])
-    #expect(refused.status == 1 && refused.stderr.contains("only .haptic → AHAP"), "\(refused.stderr)")
     let unnamed = try CLIRunner.run(["convert", Self.ios.appendingPathComponent("3_points.haptic").path, "-o", folder.appendingPathComponent("x.bin").path])
-    #expect(unnamed.status == 1 && unnamed.stderr.contains("--to ahap"), "\(unnamed.stderr)")
+    #expect(unnamed.status == 1 && unnamed.stderr.contains("--to ahap|haptic|android-waveform|android-envelope"), "\(unnamed.stderr)")
+    let lofeltClip = try CLIRunner.run(
+      ["convert", Self.ios.appendingPathComponent("3_points.ahap").path, "-o", folder.appendingPathComponent("x.haptic").path, "--style", "lofelt"])
+    #expect(lofeltClip.status != 0 && lofeltClip.stderr.contains("--style lofelt applies to AHAP output only"), "\(lofeltClip.stderr)")
+    // An Android effect cannot be empty: a silent pattern is refused, nothing written.
+    let silent = folder.appendingPathComponent("silent.ahap")
+    try Data(#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0}]}}]}"#.utf8).write(to: silent)
+    let android = folder.appendingPathComponent("never.json").path
+    let refused = try CLIRunner.run(["convert", silent.path, "-o", android, "--to", "android-waveform"])
+    #expect(refused.status == 1 && refused.stderr.contains("is silent") && !FileManager.default.fileExists(atPath: android), "\(refused.stderr)")
     // validate takes .haptic files too, with the same diagnostics.
     let validate = try CLIRunner.run(["validate", invalid])
     #expect(validate.status == 1 && validate.stdout.contains("amplitude[2].time") && validate.stdout.contains("error"), "\(validate.stdout)")
@@ -109,5 +115,68 @@ struct ConvertCommandTests {
       played += 1
     }
     #expect(played >= 25, "played \(played) of \(files.count)")
+  }
+
+  static let corpus = CLIRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+
+  @Test("AHAP → .haptic: the clip plays; losses are warnings naming the moment, and in the JSON summary")
+  func ahapToClip() throws {
+    let folder = try CLIRunner.scratchFolder("convert")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let lossless = Self.corpus.appendingPathComponent("apple__unityplugins__Effects_Recharge.ahap").path
+    let clip = folder.appendingPathComponent("recharge.haptic").path
+    let result = try CLIRunner.run(["convert", lossless, "-o", clip, "--json"])
+    #expect(result.status == 0 && result.stdout.contains("\"lossless\":true") && result.stdout.contains("\"to\":\"haptic\""), "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("rendered at 0.0001 s: HapticIntensityControl"), "\(result.stderr)")
+    let validate = try CLIRunner.run(["validate", clip])
+    #expect(validate.status == 0, "\(validate.stdout)")
+    let original = try CLIRunner.run(["simulate", lossless, "--board", "sim-lra"])
+    let played = try CLIRunner.run(["simulate", clip, "--board", "sim-lra"])
+    #expect(original.status == 0 && played.status == 0)
+    func peak(_ json: String) -> Double? {
+      json.range(of: #""peak_g":([0-9.]+)"#, options: .regularExpression).flatMap { Double(json[$0].dropFirst(9)) }
+    }
+    let (a, b) = (try #require(peak(original.stdout)), try #require(peak(played.stdout)))
+    #expect(abs(a - b) <= 0.02 * a, "peak \(a) G vs \(b) G")
+    // A lossy file: its audio is reported where it starts.
+    let lossy = Self.corpus.appendingPathComponent("apple__unityplugins__Ricochet_Spawn.ahap").path
+    let spawn = try CLIRunner.run(["convert", lossy, "-o", folder.appendingPathComponent("spawn.haptic").path, "--json"])
+    #expect(spawn.status == 0 && spawn.stdout.contains("\"lossless\":false"), "\(spawn.stdout)")
+    #expect(spawn.stderr.contains("warning: lost at 0 s: 1 audio event"), "\(spawn.stderr)")
+    // A v0 clip is upgraded on the way.
+    let v0 = Self.ios.deletingLastPathComponent().appendingPathComponent("valid_v0.vij").path
+    let upgraded = try CLIRunner.run(["convert", v0, "-o", folder.appendingPathComponent("v1.haptic").path])
+    #expect(upgraded.status == 0 && upgraded.stderr.contains("upgraded to version 1"), "\(upgraded.stderr)")
+  }
+
+  @Test("Android: waveform and envelope JSON for Kotlin, with their losses")
+  func android() throws {
+    let folder = try CLIRunner.scratchFolder("convert")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = Self.ios.appendingPathComponent("valid_v1_multiple_emphasis.haptic").path
+    for form in ["android-waveform", "android-envelope"] {
+      let output = folder.appendingPathComponent("\(form).json")
+      let result = try CLIRunner.run(["convert", input, "-o", output.path, "--to", form, "--json"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr.contains("transients: Android effects have none"), "\(result.stderr)")
+      let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+      #expect(written["format"] as? String == form)
+      #expect((written["kotlin"] as? String)?.hasPrefix("VibrationEffect.") == true)
+      #expect(form == "android-waveform" ? (written["timings"] as? [Int])?.isEmpty == false : (written["control_points"] as? [Any])?.isEmpty == false)
+    }
+  }
+
+  @Test("--input-format, or the content when the extension says nothing")
+  func inputFormat() throws {
+    let folder = try CLIRunner.scratchFolder("convert")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let disguised = folder.appendingPathComponent("clip.json")
+    try FileManager.default.copyItem(at: Self.ios.appendingPathComponent("3_points.haptic"), to: disguised)
+    let byContent = try CLIRunner.run(["simulate", disguised.path, "--board", "sim-lra"])
+    #expect(byContent.status == 0, "\(byContent.stderr)")
+    let forced = try CLIRunner.run(["validate", disguised.path, "--input-format", "ahap"])
+    #expect(forced.status == 1 && forced.stdout.contains("error"), "\(forced.stdout)")
+    let asClip = try CLIRunner.run(["validate", disguised.path, "--input-format", "haptic"])
+    #expect(asClip.status == 0, "\(asClip.stdout)")
   }
 }
