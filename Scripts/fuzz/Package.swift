@@ -6,10 +6,10 @@ import PackageDescription
 // (libFuzzer supplies `main`). Build and run them with `Scripts/fuzz.sh TARGET [SECONDS]`.
 
 /// One fuzz target: `Sources/<name>/<name>.swift` defining `LLVMFuzzerTestOneInput`.
-func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+func fuzzTarget(_ name: String, _ products: [String], support: Bool = false) -> Target {
   .executableTarget(
     name: name,
-    dependencies: products.map { .product(name: $0, package: "hapticctl") },
+    dependencies: products.map { .product(name: $0, package: "hapticctl") } + (support ? ["FuzzSupport"] : []),
     // No top-level code: libFuzzer's `main` drives the target.
     swiftSettings: [.unsafeFlags(["-parse-as-library"])])
 }
@@ -18,10 +18,14 @@ let package = Package(
   name: "hapticctl-fuzz",
   dependencies: [.package(name: "hapticctl", path: "../..")],
   targets: [
-    fuzzTarget("FuzzAHAP", ["HapticCore", "HapticAHAP", "HapticRenderer"]),
+    // Checks the pattern targets share: short renders, conversion to .haptic and Android.
+    .target(
+      name: "FuzzSupport",
+      dependencies: ["HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer"].map { .product(name: $0, package: "hapticctl") }),
+    fuzzTarget("FuzzAHAP", ["HapticCore", "HapticAHAP", "HapticRenderer"], support: true),
     fuzzTarget("FuzzWire", ["HapticCore", "HapticRenderer", "HapticWire", "HapticSimulator"]),
     fuzzTarget("FuzzBoardFile", ["HapticCore", "HapticRenderer", "HapticBoards"]),
-    fuzzTarget("FuzzHaptic", ["HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer"]),
+    fuzzTarget("FuzzHaptic", ["HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer"], support: true),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -81,6 +81,7 @@ struct Convert: ParsableCommand {
           notes.map { note in
             .object([
               ("kind", .string(note.kind.rawValue)), ("time_s", note.time.map { .number($0) } ?? .null),
+              ("end_s", note.end.map { .number($0) } ?? .null),
               ("message", .string(note.message)),
             ])
           })

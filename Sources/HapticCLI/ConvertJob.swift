@@ -54,7 +54,12 @@ struct ConvertJob {
       return (HapticClipWriter().bytes(clip), notes)
     case (.androidWaveform, _), (.androidEnvelope, _):
       let form: AndroidEffect.Form = target == .androidWaveform ? .waveform : .envelope
-      let effect = AndroidEffect(pattern)
+      let effect: AndroidEffect
+      do {
+        effect = try AndroidEffect(pattern)
+      } catch {
+        throw CLIError("\(input): \(error); nothing was written")
+      }
       guard !effect.waveform.timings.isEmpty else {
         throw CLIError("\(input) is silent: an Android vibration effect cannot be empty; nothing was written")
       }

@@ -47,8 +47,25 @@ public struct AndroidEffect: Sendable {
   public var waveformNotes: [ClipConversion.Note]
   public var envelopeNotes: [ClipConversion.Note]
 
+  /// The longest pattern converted, seconds (10 minutes: an Android effect is a moment of
+  /// feedback, and the timeline holds every millisecond).
+  public static let maximumDuration = 600.0
+
+  /// Why a pattern has no Android effect.
+  public struct Refusal: Error, Sendable, CustomStringConvertible {
+    /// How long the pattern sounds, seconds.
+    public var duration: Double
+    public var description: String {
+      "the pattern sounds for \(duration) s, over the \(AndroidEffect.maximumDuration) s an Android effect may last here"
+    }
+  }
+
   /// The Android effects of `pattern`.
-  public init(_ pattern: HapticPattern, tolerance: Double = HapticClip.conversionTolerance) {
+  /// - Throws: ``Refusal`` when the pattern sounds longer than ``maximumDuration``.
+  public init(_ pattern: HapticPattern, tolerance: Double = HapticClip.conversionTolerance) throws(Refusal) {
+    let sounding = pattern.events.filter(\.type.isHaptic).map { $0.time + ($0.duration ?? 0) }.max() ?? 0
+    let length = max(pattern.duration, sounding)
+    guard length <= Self.maximumDuration else { throw Refusal(duration: length) }
     let timeline = AndroidTimeline(pattern, tolerance: tolerance)
     waveform = timeline.waveform()
     let built = timeline.envelope()

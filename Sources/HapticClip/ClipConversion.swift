@@ -17,20 +17,29 @@ public struct ClipConversion: Sendable {
     }
 
     public var kind: Kind
-    /// The pattern time the note concerns, seconds.
+    /// The pattern time the note concerns (or from which), seconds.
     public var time: Double?
+    /// Until when, for a change over a stretch of time, seconds.
+    public var end: Double?
     public var message: String
 
     /// Creates a note.
-    public init(_ kind: Kind, time: Double? = nil, _ message: String) {
+    public init(_ kind: Kind, time: Double? = nil, until end: Double? = nil, _ message: String) {
       self.kind = kind
       self.time = time
+      self.end = end
       self.message = message
     }
 
-    /// `lost at 1.25 s: …`.
+    /// `lost at 1.25 s: …` or `lost from 0.3 s to 0.5 s: …`.
     public var description: String {
-      "\(kind.rawValue)\(time.map { " at \(AHAPNumberFormat.string($0)) s" } ?? ""): \(message)"
+      let when: String
+      switch (time, end) {
+      case (let time?, let end?): when = " from \(AHAPNumberFormat.string(time)) s to \(AHAPNumberFormat.string(end)) s"
+      case (let time?, nil): when = " at \(AHAPNumberFormat.string(time)) s"
+      default: when = ""
+      }
+      return "\(kind.rawValue)\(when): \(message)"
     }
   }
 

@@ -13,8 +13,8 @@ extension HapticClip {
     for span in overlaps(sampler.sounds) {
       notes.append(
         .init(
-          .lost, time: span.lowerBound,
-          "continuous events overlap until \(AHAPNumberFormat.string(span.upperBound)) s: mixed into one envelope (in power) and one sharpness (power-weighted)"))
+          .lost, time: span.lowerBound, until: span.upperBound,
+          "continuous events overlap: mixed into one envelope (in power) and one sharpness (power-weighted)"))
     }
     let shaped = sampler.sounds.filter { sound in
       let shape = sound.envelope

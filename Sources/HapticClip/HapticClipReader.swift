@@ -66,8 +66,19 @@ public struct HapticClipReader: Sendable {
     guard let old = walked.old, walker.errors.isEmpty else {
       throw AHAPError(file: file, errors: walker.errors, warnings: walker.warnings)
     }
-    let (clip, dropped) = old.upgraded()
+    var (clip, dropped) = old.upgraded()
     var warnings = walker.warnings
+    // Version 1 wants an emphasis at least as strong as its breakpoint; Lofelt's upgrade does
+    // not check (v0 has no such rule), so a weaker one is raised to the breakpoint's amplitude.
+    for index in clip.amplitude.indices {
+      let level = clip.amplitude[index].amplitude
+      guard let emphasis = clip.amplitude[index].emphasis, emphasis.amplitude < level else { continue }
+      clip.amplitude[index].emphasis = HapticClip.Emphasis(amplitude: level, frequency: emphasis.frequency)
+      warnings.append(
+        AHAPDiagnostic(
+          .warning, .invalidPatternData, path: "voices.transients",
+          message: "the transient at \(clip.amplitude[index].time) s (amplitude \(emphasis.amplitude)) is weaker than the envelope there: raised to \(level), as version 1 requires"))
+    }
     warnings.append(
       AHAPDiagnostic(.warning, .invalidPatternData, path: "", message: "a version 0 (.vij) clip: upgraded to version 1 as Lofelt's SDK does"))
     for transient in dropped {

@@ -82,6 +82,7 @@ public struct DriveStage: Sendable {
     }
     if target.power <= 0 && isAtRest {
       settled.valid = false
+      if shaping == .resonator { resonatorShaper.rest() }
       return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.roundedToEven) : 0)
     }
     let frame = shape(
@@ -147,6 +148,7 @@ public struct DriveStage: Sendable {
     let target = ducking.apply(mixed, index: index)
     settled.valid = false
     if target.power <= 0 && isAtRest {
+      if shaping == .resonator { resonatorShaper.rest() }
       return Frame(index: index, level: 0, frequency: reportsFrequency ? Int(target.hz.roundedToEven) : 0)
     }
     return shape(

@@ -287,6 +287,17 @@ struct ResonatorShaper: Sendable {
     advance(sent: sent, target: target)
   }
 
+  /// A frame at rest with nothing to play (the stage sends 0 without shaping): what was just
+  /// felt fades as it would while braking, so an onset after a silence does not depend on what
+  /// played before it (found by the `.haptic` round trip: a held level frozen over 1.2 s of
+  /// silence made an onset 27 instead of 127 on `sim-lra`).
+  @inline(__always)
+  mutating func rest() {
+    heldAcceleration *= holdDecay
+    previousTarget = 0
+    lastSentZero = true
+  }
+
   /// Advances one frame with the drive actually sent (after quantisation), at the selected
   /// frequency.
   @inline(__always)

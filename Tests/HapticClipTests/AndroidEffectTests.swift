@@ -13,12 +13,12 @@ struct AndroidEffectTests {
   }
 
   @Test("Waveform: amplitude = intensity² × 255 per millisecond; a transient is a burst with silence around it")
-  func waveform() {
+  func waveform() throws {
     let pattern = HapticPattern(events: [
       ClipConversionTests.continuous(0, 0.4, intensity: 0.5, sharpness: 0.5),
       ClipConversionTests.transient(0.2, intensity: 0.9, sharpness: 0.5),
     ])
-    let effect = AndroidEffect(pattern)
+    let effect = try AndroidEffect(pattern)
     let ms = Self.perMillisecond(effect.waveform)
     #expect(ms.count == 400, "\(effect.waveform)")
     #expect(ms[0..<190].allSatisfy { $0 == 64 }, "0.5² × 255 = 64")
@@ -30,20 +30,20 @@ struct AndroidEffectTests {
     #expect(effect.notes(.waveform).contains { $0.kind == .lost && $0.message.contains("sharpness") })
     #expect(effect.notes(.waveform).contains { $0.kind == .lost && $0.time == 0.2 && $0.message.contains("1 transient") })
     // A ramp is a staircase of one level per step at most.
-    let ramp = AndroidEffect(HapticPattern(events: [ClipConversionTests.continuous(0, 1, intensity: 1, sharpness: 0.5, [EventParameter(.attackTime, 1)])]))
+    let ramp = try AndroidEffect(HapticPattern(events: [ClipConversionTests.continuous(0, 1, intensity: 1, sharpness: 0.5, [EventParameter(.attackTime, 1)])]))
     let steps = Self.perMillisecond(ramp.waveform)
     #expect(steps.count == 1000 && zip(steps, steps.dropFirst()).allSatisfy { $1 >= $0 && $1 - $0 <= 2 })
   }
 
   @Test("Envelope: ramps of 20 ms to 1 s, starting and ending at intensity 0, on the pattern's curve")
-  func envelope() {
+  func envelope() throws {
     let pattern = HapticPattern(
       events: [ClipConversionTests.continuous(0, 3, intensity: 1, sharpness: 0.2)],
       curves: [
         ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: [.init(time: 0, value: 0.2), .init(time: 3, value: 1)]),
         ParameterCurve(.hapticSharpnessControl, time: 0, controlPoints: [.init(time: 0, value: 0), .init(time: 3, value: 0.6)]),
       ])
-    let effect = AndroidEffect(pattern)
+    let effect = try AndroidEffect(pattern)
     let points = effect.envelope
     #expect(points.allSatisfy { (20...1000).contains($0.duration) }, "\(points)")
     #expect(points.last?.intensity == 0)
@@ -58,15 +58,19 @@ struct AndroidEffectTests {
     }
     #expect(abs(ms - 3000) <= 1)
     // Faster than 20 ms: smoothed, and said so.
-    let fast = AndroidEffect(HapticPattern(events: [ClipConversionTests.transient(0.1, intensity: 1, sharpness: 1)]))
+    let fast = try AndroidEffect(HapticPattern(events: [ClipConversionTests.transient(0.1, intensity: 1, sharpness: 1)]))
     #expect(fast.envelope.allSatisfy { $0.duration >= 20 })
     #expect(fast.notes(.envelope).contains { $0.message.contains("smoothed") })
+    // Over 10 minutes: refused (the timeline holds every millisecond).
+    #expect(throws: AndroidEffect.Refusal.self) {
+      try AndroidEffect(HapticPattern(events: [ClipConversionTests.continuous(0, 700, intensity: 1, sharpness: 0.5)]))
+    }
   }
 
   @Test("JSON for Kotlin: the arrays or points, and a line that builds the effect")
   func json() throws {
     let pattern = HapticPattern(events: [ClipConversionTests.continuous(0, 0.1, intensity: 1, sharpness: 0.5)])
-    let effect = AndroidEffect(pattern)
+    let effect = try AndroidEffect(pattern)
     let waveform = try #require(try JSONSerialization.jsonObject(with: Data(effect.json(.waveform))) as? [String: Any])
     #expect(waveform["timings"] as? [Int] == [100] && waveform["amplitudes"] as? [Int] == [255])
     #expect(waveform["kotlin"] as? String == "VibrationEffect.createWaveform(longArrayOf(100), intArrayOf(255), -1)")
@@ -84,7 +88,7 @@ struct AndroidEffectTests {
     #expect(files.count >= 40)
     for name in files {
       guard let pattern = try? AHAPReader().read(contentsOf: folder.appendingPathComponent(name).path).pattern else { continue }
-      let effect = AndroidEffect(pattern)
+      let effect = try AndroidEffect(pattern)
       guard !effect.waveform.timings.isEmpty else { continue }
       #expect(effect.waveform.timings.allSatisfy { $0 > 0 } && effect.waveform.amplitudes.allSatisfy { (0...255).contains($0) }, "\(name)")
       #expect(effect.envelope.allSatisfy { (20...1000).contains($0.duration) }, "\(name)")

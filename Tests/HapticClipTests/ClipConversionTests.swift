@@ -94,14 +94,14 @@ struct ClipConversionTests {
     #expect(!conversion.playsTheSame)
     let lost = conversion.notes.filter { $0.kind == .lost }
     #expect(lost.contains { $0.time == 1.5 && $0.message.contains("1 audio event") }, "\(lost)")
-    #expect(lost.contains { $0.time == 0.3 && $0.message.contains("overlap until 0.5 s") }, "\(lost)")
+    #expect(lost.contains { $0.time == 0.3 && $0.end == 0.5 && $0.message.contains("overlap") }, "\(lost)")
     #expect(lost.contains { $0.message.contains("AudioVolumeControl") }, "\(lost)")
     #expect(conversion.notes.contains { $0.kind == .dropped && $0.message.contains("Tool") })
     #expect(conversion.clip.metadata.project == "Demo" && conversion.clip.metadata.author == "Ana")
     // Where they overlap, the two mix in power: (0.5⁴ + 0.5⁴)^¼ = 0.595 intensity.
     let middle = conversion.clip.amplitude.first { $0.time > 0.3 && $0.time < 0.5 }
     #expect(middle.map { abs($0.amplitude.squareRoot() - 0.5 * pow(2, 0.25)) < 0.003 } ?? true)
-    #expect(conversion.notes.map(\.description).contains { $0.hasPrefix("lost at 0.3 s: continuous events overlap") })
+    #expect(conversion.notes.map(\.description).contains { $0.hasPrefix("lost from 0.3 s to 0.5 s: continuous events overlap") })
   }
 
   @Test("The writer: Meta's layout, deterministic, read back to the same clip")

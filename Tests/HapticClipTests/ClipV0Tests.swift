@@ -96,4 +96,18 @@ struct ClipV0Tests {
     // Upgrading an empty envelope gives one silent point at the duration.
     #expect(HapticClipV0(duration: 2, envelopes: [[]]).upgraded().clip.amplitude == [.init(time: 2, amplitude: 0)])
   }
+
+  @Test("A transient weaker than its breakpoint is raised to it on the way to version 1, with a warning")
+  func weakTransientRaised() throws {
+    let text = """
+      {"metadata": {"duration": 1}, "voices": {"envelopes": [[{"time": 0, "amplitude": 0.5}, {"time": 0.5, "amplitude": 0.5}]],
+       "transients": [[{"time": 0.5, "amplitude": 0.1}], [{"time": 0.5, "amplitude": 0.7}]]}}
+      """
+    let document = try HapticClipReader().read(string: text, file: "weak.vij")
+    #expect(document.clip.amplitude[1].emphasis == HapticClip.Emphasis(amplitude: 0.5, frequency: 0.7))
+    #expect(document.warnings.contains { $0.message.contains("raised to 0.5") }, "\(document.warnings)")
+    // What it writes is a valid version 1 file.
+    let written = HapticClipWriter().bytes(document.clip)
+    #expect(try HapticClipReader().read(written).warnings.isEmpty)
+  }
 }

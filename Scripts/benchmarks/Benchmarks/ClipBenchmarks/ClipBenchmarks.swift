@@ -5,8 +5,9 @@ import HapticAHAP
 import HapticClip
 import HapticCore
 
-/// The `.haptic` codec benchmarks. One iteration processes the whole shared `.haptic` corpus;
-/// issue 17's goal is converting it all in at most 20 ms (release build).
+/// The `.haptic` codec benchmarks. One iteration processes a whole shared corpus (`.haptic`, or
+/// AHAP for the other direction); issue 17's goal is converting the `.haptic` corpus in at most
+/// 20 ms (release build).
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
@@ -42,4 +43,36 @@ let benchmarks: @Sendable () -> Void = {
       }
     },
     setup: { Corpus.hapticFiles() })
+
+  // AHAP → .haptic (issue 17's other direction): read each AHAP file, trace it into a clip and
+  // write the clip; the lossy files (audio, overlaps) included.
+  Benchmark(
+    "Convert whole AHAP corpus to .haptic",
+    closure: { benchmark, files in
+      let reader = AHAPReader()
+      let writer = HapticClipWriter()
+      for _ in benchmark.scaledIterations {
+        for file in files {
+          guard let document = try? reader.read(file.bytes, file: file.name) else { continue }
+          blackHole(writer.bytes(HapticClip.converting(document.pattern).clip))
+        }
+      }
+    },
+    setup: { Corpus.files() })
+
+  // → Android: both forms, as JSON.
+  Benchmark(
+    "Convert whole AHAP corpus to Android waveform and envelope",
+    closure: { benchmark, files in
+      let reader = AHAPReader()
+      for _ in benchmark.scaledIterations {
+        for file in files {
+          guard let document = try? reader.read(file.bytes, file: file.name) else { continue }
+          guard let effect = try? AndroidEffect(document.pattern) else { continue }
+          blackHole(effect.json(.waveform))
+          blackHole(effect.json(.envelope))
+        }
+      }
+    },
+    setup: { Corpus.files() })
 }

@@ -1,10 +1,11 @@
 import HapticAHAP
 import HapticCore
-import HapticRenderer
+import FuzzSupport
 
 /// libFuzzer target: the AHAP reader on any bytes. It must never trap; what it reads must be a
 /// valid pattern that writes back as AHAP that reads again to the same pattern, and renders
-/// (short ones, on an LRA and on an ERM profile) without trapping.
+/// (short ones, on an LRA and on an ERM profile) without trapping, and converts to a `.haptic`
+/// clip and to Android effects that keep their rules.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAHAP(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
@@ -23,11 +24,7 @@ public func fuzzAHAP(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   guard reread.pattern == pattern else {
     fatalError("the written pattern reads differently:\n\(written)")
   }
-  // Rendering is linear in the pattern's length: bound it so an input stays fast.
-  guard pattern.duration <= 2 else { return 0 }
-  for profile in [BoardProfile.simLRA, .simERM] {
-    guard var render = try? ChannelRender(pattern: pattern, profile: profile) else { continue }
-    while render.next() != nil {}
-  }
+  FuzzSupport.render(pattern)
+  FuzzSupport.convert(pattern)
   return 0
 }

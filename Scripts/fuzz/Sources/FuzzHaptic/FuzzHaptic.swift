@@ -1,11 +1,13 @@
 import HapticAHAP
 import HapticClip
 import HapticCore
-import HapticRenderer
+import FuzzSupport
 
-/// libFuzzer target: the `.haptic` reader on any bytes. It must never trap; a clip it accepts
-/// must follow the format's rules, map to a valid pattern, write as AHAP both ways (plain and
-/// Lofelt-style) that reads again, and render (short ones) without trapping.
+/// libFuzzer target: the `.haptic` reader on any bytes (v1, and v0 upgraded). It must never
+/// trap; a clip it accepts must follow the format's rules, map to a valid pattern, write as AHAP
+/// both ways (plain and Lofelt-style) that reads again and as a `.haptic` file that reads back to
+/// the same clip, and (short ones) render, convert back to a clip and to Android effects without
+/// trapping.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHaptic(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
@@ -18,8 +20,16 @@ public func fuzzHaptic(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let pattern = clip.pattern()
   if let problem = pattern.problem { fatalError("the clip maps to an invalid pattern: \(problem)") }
   let plain = AHAPWriter().string(pattern)
-  guard let reread = try? AHAPReader().read(string: plain, file: "plain.ahap"), reread.pattern == pattern else {
-    fatalError("the plain AHAP does not read back as the pattern:\n\(plain)")
+  // AHAP cannot say that the intensity control spares transients (a clip's emphases).
+  guard var reread = try? AHAPReader().read(string: plain, file: "plain.ahap").pattern else {
+    fatalError("the plain AHAP does not read:\n\(plain)")
+  }
+  reread.intensityControlScope = pattern.intensityControlScope
+  guard reread == pattern else { fatalError("the plain AHAP does not read back as the pattern:\n\(plain)") }
+  // Written as a .haptic file (a v0 clip upgraded), it reads back to the same clip.
+  let text = HapticClipWriter().bytes(clip)
+  guard let back = try? HapticClipReader().read(text, file: "written.haptic"), back.clip == clip, back.warnings.isEmpty else {
+    fatalError("the written clip does not read back as the clip:\n\(String(decoding: text, as: UTF8.self))")
   }
   let lofelt = LofeltAHAPWriter().bytes(clip)
   do {
@@ -27,10 +37,7 @@ public func fuzzHaptic(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   } catch {
     fatalError("the Lofelt-style AHAP does not read: \(error)\n\(String(decoding: lofelt, as: UTF8.self))")
   }
-  guard pattern.duration <= 2 else { return 0 }
-  for profile in [BoardProfile.simLRA, .simERM] {
-    guard var render = try? ChannelRender(pattern: pattern, profile: profile) else { continue }
-    while render.next() != nil {}
-  }
+  FuzzSupport.render(pattern)
+  FuzzSupport.convert(pattern)
   return 0
 }
