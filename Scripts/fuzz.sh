@@ -3,10 +3,10 @@
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [LIBFUZZER OPTION…]
 #
-# TARGET: ahap (the AHAP reader, writer round trip and renderer), wire (frame decoding, message
+# TARGET: ahap (the AHAP reader, writer round trip, renderer, conversion to .haptic and Android), wire (frame decoding, message
 # round trip, the reliable link and the simulated board's message handling), board-file (board
-# files and the profiles they give), haptic (the .haptic reader, the clip as a pattern, both
-# AHAP writers, the renderer), firmware (the Uno firmware's portable core built on the
+# files and the profiles they give), haptic (the .haptic and .vij reader, the clip as a pattern,
+# the .haptic and both AHAP writers, the renderer, conversion back and to Android), firmware (the Uno firmware's portable core built on the
 # host with clang -fsanitize=fuzzer,address,undefined), or all (each in turn). SECONDS: how long
 # each runs (default 60). Extra options go to libFuzzer, e.g. -runs=10000000 or -jobs=2.
 #
@@ -104,7 +104,7 @@ fuzz_one() {
       ;;
     haptic)
       [[ -x $work/release/FuzzHaptic ]] || build_swift
-      find "$root/../shared/corpus/haptic" -name '*.haptic' -exec cp {} "$seeds/" \; 2>/dev/null || true
+      find "$root/../shared/corpus/haptic" \( -name '*.haptic' -o -name '*.vij' \) -exec cp {} "$seeds/" \; 2>/dev/null || true
       run haptic "$work/release/FuzzHaptic" 16384 "$seeds"
       ;;
     firmware)

@@ -45,34 +45,17 @@ public struct HapticClipWriter: Sendable {
     out.key("amplitude")
     out.openArray()
     for point in clip.amplitude {
-      out.openObject()
-      out.key("time")
-      out.number(point.time)
-      out.key("amplitude")
-      out.number(point.amplitude)
-      if let emphasis = point.emphasis {
+      Self.object([("time", point.time), ("amplitude", point.amplitude)], to: &out) { out in
+        guard let emphasis = point.emphasis else { return }
         out.key("emphasis")
-        out.openObject()
-        out.key("amplitude")
-        out.number(emphasis.amplitude)
-        out.key("frequency")
-        out.number(emphasis.frequency)
-        out.closeObject()
+        Self.object([("amplitude", emphasis.amplitude), ("frequency", emphasis.frequency)], to: &out)
       }
-      out.closeObject()
     }
     out.closeArray()
     if !clip.frequency.isEmpty {
       out.key("frequency")
       out.openArray()
-      for point in clip.frequency {
-        out.openObject()
-        out.key("time")
-        out.number(point.time)
-        out.key("frequency")
-        out.number(point.frequency)
-        out.closeObject()
-      }
+      for point in clip.frequency { Self.object([("time", point.time), ("frequency", point.frequency)], to: &out) }
       out.closeArray()
     }
     out.closeObject()
@@ -80,5 +63,18 @@ public struct HapticClipWriter: Sendable {
     out.closeObject()
     out.closeObject()
     return out.finish()
+  }
+
+  /// An object of numbers, then whatever `more` adds before it closes.
+  private static func object(
+    _ members: [(String, Double)], to out: inout JSONTextBuilder, more: (inout JSONTextBuilder) -> Void = { _ in }
+  ) {
+    out.openObject()
+    for (key, value) in members {
+      out.key(key)
+      out.number(value)
+    }
+    more(&out)
+    out.closeObject()
   }
 }
