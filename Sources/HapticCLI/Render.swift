@@ -48,6 +48,8 @@ struct Render: ParsableCommand {
 
   @OptionGroup var reading: AHAPReadingOptions
 
+  @OptionGroup var channelSelection: ChannelSelection
+
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
@@ -65,7 +67,8 @@ struct Render: ParsableCommand {
       throw CLIError(error.description)
     }
     let sink = try OutputSink(path: output)
-    let job = RenderJob(pattern: pattern, profile: profile, options: options, source: file)
+    let job = RenderJob(
+      pattern: pattern, profile: profile, options: options, source: file, playsOn: try channelSelection.channels(on: profile))
     switch format {
     case .csv: try job.writeCSV(to: sink)
     case .json: try job.writeJSON(to: sink)

@@ -9,13 +9,16 @@ struct RenderJob {
   let options: RenderOptions
   /// The pattern file, for titles.
   let source: String
+  /// The channels the pattern plays on (nil: every one); the others render silence.
+  var playsOn: [Int]? = nil
 
   /// Fresh renderers, one per channel.
   func channels() throws -> [ChannelRender] {
     var renders: [ChannelRender] = []
     for channel in profile.channels.indices {
+      let plays = playsOn?.contains(channel) ?? true
       do {
-        renders.append(try ChannelRender(pattern: pattern, profile: profile, channel: channel, options: options))
+        renders.append(try ChannelRender(pattern: plays ? pattern : HapticPattern(), profile: profile, channel: channel, options: options))
       } catch {
         throw CLIError(error.description)
       }

@@ -8,7 +8,7 @@ import HapticEngine
 import HapticRenderer
 import HapticWire
 
-/// `hapticctl send (FILE | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID]) …`.
+/// `hapticctl send (FILE | --channel LIST FILE… | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID]) …`.
 struct Send: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play a pattern on a board (or the simulator) and wait until it finishes.",
@@ -21,10 +21,18 @@ struct Send: ParsableCommand {
       --live reads commands from standard input while playing, one per line: intensity X, \
       sharpness X, attack X, decay X, release X (dynamic parameters), pause, resume, seek S, \
       stop. End of input without stop lets the pattern finish.
+      --channel LIST FILE plays FILE on those channels only (LIST: 0, or 0,1); repeat it to play \
+      several files on several channels, started on the same board frame (send --channel 0 \
+      A.ahap --channel 1 B.ahap). Without it a file plays on every channel.
       """)
 
-  @Argument(help: "The AHAP file to play.", completion: .file(extensions: ["ahap", "json"]))
+  @Argument(help: "The AHAP or .haptic file to play (on every channel).", completion: .file(extensions: ["ahap", "json", "haptic"]))
   var file: String?
+
+  @Option(
+    name: .customLong("channel"), parsing: .upToNextOption,
+    help: ArgumentHelp("Play FILE on channels LIST only (0, or 0,1); repeatable.", valueName: "LIST FILE"))
+  var channelPlays: [String] = []
 
   @Option(help: "Play a built-in preset instead of a file (hapticctl presets lists them).")
   var preset: String?
@@ -91,8 +99,9 @@ struct Send: ParsableCommand {
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
-    let sources = [file != nil, preset != nil, rom != nil].filter { $0 }.count
-    guard sources == 1 else { throw ValidationError("give exactly one of FILE, --preset NAME or --rom N") }
+    let sources = [file != nil, preset != nil, rom != nil, !channelPlays.isEmpty].filter { $0 }.count
+    guard sources == 1 else { throw ValidationError("give exactly one of FILE, --channel LIST FILE, --preset NAME or --rom N") }
+    _ = try channelFiles()
     guard (port != nil) != sim else { throw ValidationError("give exactly one of --port PATH or --sim") }
     if let preset, HapticPresets.pattern(preset) == nil {
       let names = HapticPresets.all.map(\.name).joined(separator: ", ")
@@ -110,19 +119,40 @@ struct Send: ParsableCommand {
     if sim { _ = try PatternLoading.profile(board, boards: boardOptions) }
   }
 
+  /// The `--channel LIST FILE` pairs: the channels (sorted, each once) and the file.
+  func channelFiles() throws -> [(channels: [Int], file: String)] {
+    guard channelPlays.count % 2 == 0 else {
+      throw ValidationError("--channel takes a channel list and a file: --channel 0 A.ahap (or 0,1)")
+    }
+    return try stride(from: 0, to: channelPlays.count, by: 2).map { index in
+      (try ChannelSelection.parse(channelPlays[index]), channelPlays[index + 1])
+    }
+  }
+
+  /// What is played, for the report: the file, the preset, the ROM effect, or each channel's file.
+  var source: String {
+    if let file { return file }
+    if let preset { return preset }
+    if let rom { return "rom \(rom)" }
+    let pairs = (try? channelFiles()) ?? []
+    return pairs.map { "channel \($0.channels.map(String.init).joined(separator: ",")): \($0.file)" }.joined(separator: "; ")
+  }
+
   func run() throws {
-    let pattern: HapticPattern?
+    var plays: [ChannelPlay] = []
     if let file {
-      pattern = try PatternLoading.load(file, reading: reading).pattern
-    } else if let preset {
-      pattern = HapticPresets.pattern(preset, intensity: intensity)
-    } else {
-      pattern = nil
+      plays = [ChannelPlay(pattern: resolvingWaveforms(try PatternLoading.load(file, reading: reading).pattern, file: file))]
+    } else if let preset, let pattern = HapticPresets.pattern(preset, intensity: intensity) {
+      plays = [ChannelPlay(pattern: pattern)]
+    }
+    for (channels, file) in try channelFiles() {
+      let pattern = try PatternLoading.load(file, reading: reading).pattern
+      plays.append(ChannelPlay(pattern: resolvingWaveforms(pattern, file: file), channels: channels))
     }
     var configuration = HapticEngine.Configuration()
     configuration.lookahead = lookaheadMs / 1000
     configuration.maximumLookahead = maxLookaheadMs / 1000
-    let audio = try pattern.flatMap { try audioOutput(for: $0) }
+    let audio = try audioOutput(for: plays.map(\.pattern))
     configuration.audioOutput = audio
     let simulated = sim ? try PatternLoading.profile(board, boards: boardOptions) : nil
     let engine: HapticEngine
@@ -140,7 +170,7 @@ struct Send: ParsableCommand {
       throw CLIError("cannot play on \(port ?? board): \(error.message)")
     }
     let session = SendSession(engine: engine, options: self)
-    let status = session.run(pattern: pattern.map(resolvingWaveforms))  // closes the engine
+    let status = session.run(plays: plays)  // closes the engine
     do {
       try audio?.close()
     } catch {
@@ -149,10 +179,10 @@ struct Send: ParsableCommand {
     if status != 0 { throw ExitCode(status) }
   }
 
-  /// Where the pattern's audio events play: nowhere with --no-audio or without audio events,
+  /// Where the patterns' audio events play: nowhere with --no-audio or without audio events,
   /// the file of --audio-out, else the ALSA device (a warning and silence when it cannot open).
-  private func audioOutput(for pattern: HapticPattern) throws -> (any AudioOutput)? {
-    guard !noAudio, pattern.events.contains(where: { !$0.type.isHaptic }) else { return nil }
+  private func audioOutput(for patterns: [HapticPattern]) throws -> (any AudioOutput)? {
+    guard !noAudio, patterns.contains(where: { $0.events.contains { !$0.type.isHaptic } }) else { return nil }
     if let audioOut {
       let folder = URL(fileURLWithPath: audioOut).deletingLastPathComponent().path
       var isDirectory: ObjCBool = false
@@ -169,10 +199,10 @@ struct Send: ParsableCommand {
     }
   }
 
-  /// The pattern with its waveform paths resolved beside the AHAP file (a warning for each one
+  /// The pattern with its waveform paths resolved beside its file (a warning for each one
   /// that is not there).
-  private func resolvingWaveforms(_ pattern: HapticPattern) -> HapticPattern {
-    guard let file, !noAudio else { return pattern }
+  private func resolvingWaveforms(_ pattern: HapticPattern, file: String) -> HapticPattern {
+    guard !noAudio else { return pattern }
     let events = pattern.events.map { event -> HapticEvent in
       var event = event
       guard let path = event.waveformPath else { return event }

@@ -6,13 +6,22 @@ import HapticRenderer
 import HapticSimulator
 import HapticWire
 
-/// One `hapticctl send` run: starts the engine and the player, applies live commands, shows
-/// progress, waits for the end (or a signal), stops the board and reports.
+/// What one player of a `send` run plays: a pattern, on every channel (nil) or on some.
+struct ChannelPlay {
+  var pattern: HapticPattern
+  var channels: [Int]?
+}
+
+/// One `hapticctl send` run: starts the engine and the players (one per `--channel` pattern, in
+/// step), applies live commands, shows progress, waits for the end (or a signal), stops the board
+/// and reports.
 final class SendSession: @unchecked Sendable {
   private let engine: HapticEngine
   private let options: Send
   private let lock = NSLock()
   private var finished = false
+  /// Players of the run not finished yet.
+  private var playing = 0
   private var failure: String?
   private var stoppedBy = "end"
   private var interrupted = false
@@ -23,8 +32,8 @@ final class SendSession: @unchecked Sendable {
     self.options = options
   }
 
-  /// Plays `pattern` (or the ROM effect); returns the exit status.
-  func run(pattern: HapticPattern?) -> Int32 {
+  /// Plays `plays` together (or the ROM effect when there is none); returns the exit status.
+  func run(plays: [ChannelPlay]) -> Int32 {
     installSignalHandlers()
     engine.stoppedHandler = { [self] reason in
       lock.withLock {
@@ -53,8 +62,8 @@ final class SendSession: @unchecked Sendable {
     let startWall = Date()
     let outcome: (duration: Double, onsetError: Double?)
     do {
-      if let pattern {
-        outcome = try play(pattern)
+      if !plays.isEmpty {
+        outcome = try play(plays)
       } else {
         outcome = try playROM()
       }
@@ -85,38 +94,50 @@ final class SendSession: @unchecked Sendable {
     return 0
   }
 
-  private func play(_ pattern: HapticPattern) throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {
-    let player = try engine.makeAdvancedPlayer(with: pattern)
-    player.loopEnabled = options.loop
-    player.loopEnd = options.loopEnd
-    player.playbackRate = options.rate
-    player.completionHandler = { [self] error in
-      lock.withLock {
-        if let error, failure == nil { failure = "\(error)" }
-        finished = true
+  /// Board seconds ahead that several players are started at, so that they start in step.
+  static let inStepLead = 0.1
+
+  private func play(_ plays: [ChannelPlay]) throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {
+    var players: [HapticAdvancedPatternPlayer] = []
+    lock.withLock { playing = plays.count }
+    for play in plays {
+      let player = try engine.makeAdvancedPlayer(with: play.pattern, channels: play.channels)
+      player.loopEnabled = options.loop
+      player.loopEnd = options.loopEnd
+      player.playbackRate = options.rate
+      player.completionHandler = { [self] error in
+        lock.withLock {
+          if let error, failure == nil { failure = "\(error)" }
+          playing -= 1
+          if playing == 0 || error != nil { finished = true }
+        }
       }
+      players.append(player)
     }
-    let requested = options.at > 0 ? engine.currentTime + options.at : 0
-    let callTime = engine.currentTime
-    try player.start(atTime: requested)
-    if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: requested) }
-    let start = player.startTime ?? callTime
-    if options.live { startLiveReader(player) }
-    let length = max(pattern.duration - options.seek, 0) / options.rate
+    // One start time for all: several players start on the same board frame.
+    let now = engine.currentTime
+    let requested = options.at > 0 ? now + options.at : players.count > 1 ? now + Self.inStepLead : 0
+    for player in players {
+      try player.start(atTime: requested)
+      if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: requested) }
+    }
+    let start = players.first?.startTime ?? now
+    if options.live { startLiveReader(players) }
+    let length = ((plays.map(\.pattern.duration).max() ?? 0) - options.seek) / options.rate
     let progress = isatty(STDERR_FILENO) == 1 && !options.json
     while !lock.withLock({ finished || interrupted }) {
       usleep(50_000)
-      if progress { drawProgress(elapsed: engine.currentTime - start, total: length) }
+      if progress { drawProgress(elapsed: engine.currentTime - start, total: max(length, 0)) }
     }
-    if lock.withLock({ interrupted }) { try? player.stop() }
-    return (max(engine.currentTime - start, 0), onsetError(pattern, start: start))
+    if lock.withLock({ interrupted }) { for player in players { try? player.stop() } }
+    return (max(engine.currentTime - start, 0), onsetError(plays, start: start))
   }
 
   /// The largest difference between where an event's first drive frame landed and where the
   /// pattern puts it (board time). On the in-process simulator it is measured from the
   /// board's drive log; on a serial board it is the frame rounding plus the clock-sync
   /// uncertainty (half the fastest round trip), the most a start can be off.
-  private func onsetError(_ pattern: HapticPattern, start: Double) -> Double? {
+  private func onsetError(_ plays: [ChannelPlay], start: Double) -> Double? {
     let period = engine.profile.framePeriod
     guard let link = engine.link as? SimulatorBoardLink else {
       return period / 2 + engine.link.clockUncertainty
@@ -125,12 +146,16 @@ final class SendSession: @unchecked Sendable {
     let frequency = Double(engine.capabilities.clockFrequency)
     var worst = 0.0
     var measured = 0
-    let onsets = pattern.events.filter { $0.type.isHaptic && $0.time >= options.seek }.map { ($0.time - options.seek) / options.rate }
-    for expected in onsets.sorted().prefix(64) {
-      let target = start + expected
-      // The first drive change to a non-zero level within a frame of where the event belongs.
+    let onsets = plays.flatMap { play in
+      play.pattern.events.filter { $0.type.isHaptic && $0.time >= options.seek }.map { (time: ($0.time - options.seek) / options.rate, channels: play.channels) }
+    }
+    for expected in onsets.sorted(by: { $0.time < $1.time }).prefix(64) {
+      let target = start + expected.time
+      // The first drive change of its channels to a non-zero level within a frame of where the
+      // event belongs.
       guard let change = board.driveLog.first(where: { change in
-        change.level != 0 && abs(Double(board.boardTicks(at: change.time)) / frequency - target) <= 2 * period
+        change.level != 0 && (expected.channels?.contains(change.channel) ?? true)
+          && abs(Double(board.boardTicks(at: change.time)) / frequency - target) <= 2 * period
       }) else { continue }
       worst = max(worst, abs(Double(board.boardTicks(at: change.time)) / frequency - target))
       measured += 1
@@ -157,14 +182,14 @@ final class SendSession: @unchecked Sendable {
     return (0.6, nil)
   }
 
-  private func startLiveReader(_ player: HapticAdvancedPatternPlayer) {
+  private func startLiveReader(_ players: [HapticAdvancedPatternPlayer]) {
     let thread = Thread { [self] in
       while let line = readLine() {
         if lock.withLock({ finished || interrupted }) { return }
         let words = line.split(separator: " ").map(String.init)
         guard let command = words.first else { continue }
         do {
-          if try LiveCommand.apply(command, words.dropFirst().first, to: player) {
+          if try LiveCommand.apply(command, words.dropFirst().first, to: players) {
             lock.withLock {
               stoppedBy = "stop"
               finished = true
@@ -215,7 +240,7 @@ final class SendSession: @unchecked Sendable {
     if options.json {
       return JSONText.object([
         ("board", .string(board)),
-        ("source", .string(options.file ?? options.preset ?? "rom \(options.rom ?? 0)")),
+        ("source", .string(options.source)),
         ("duration_s", .fixed(duration, digits: 4)),
         ("frames", .int(report.framesRendered)),
         ("segments", .int(report.segments)),
@@ -235,42 +260,5 @@ final class SendSession: @unchecked Sendable {
       + "\(report.wireBytes) wire bytes, \(report.retransmissions) retransmits, \(underruns) underruns, "
       + "\(report.lateSegments) late segments, lookahead up to \(Decimal6.string(report.lookahead * 1000, digits: 1)) ms, "
       + "max onset error \(onsetText)"
-  }
-}
-
-/// The `--live` commands.
-enum LiveCommand {
-  struct Problem: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  /// Applies one command; returns true for `stop`.
-  static func apply(_ command: String, _ argument: String?, to player: HapticAdvancedPatternPlayer) throws -> Bool {
-    func value() throws -> Double {
-      guard let argument, let number = Double(argument), number.isFinite else {
-        throw Problem(description: "'\(command)' needs a number, e.g. '\(command) 0.5'")
-      }
-      return number
-    }
-    let controls: [String: DynamicParameterID] = [
-      "intensity": .hapticIntensityControl, "sharpness": .hapticSharpnessControl,
-      "attack": .hapticAttackTimeControl, "decay": .hapticDecayTimeControl, "release": .hapticReleaseTimeControl,
-    ]
-    if let id = controls[command] {
-      try player.sendParameters([DynamicParameter(id, value: try value(), time: 0)])
-      return false
-    }
-    switch command {
-    case "pause": try player.pause()
-    case "resume": try player.resume()
-    case "seek": try player.seek(toOffset: try value())
-    case "stop":
-      try player.stop()
-      return true
-    default:
-      throw Problem(
-        description: "unknown command '\(command)' (intensity X, sharpness X, attack X, decay X, release X, pause, resume, seek S, stop)")
-    }
-    return false
   }
 }

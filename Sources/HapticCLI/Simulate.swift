@@ -50,6 +50,8 @@ struct Simulate: ParsableCommand {
 
   @OptionGroup var reading: AHAPReadingOptions
 
+  @OptionGroup var channelSelection: ChannelSelection
+
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
@@ -65,9 +67,10 @@ struct Simulate: ParsableCommand {
     var configuration = SimulatorConfiguration(profile: profile)
     configuration.physicsRate = physicsRate
     if let problem = configuration.problem { throw CLIError("cannot simulate on \(board): \(problem)") }
+    let channels = try channelSelection.channels(on: profile)
     let simulation: PatternSimulation
     do {
-      simulation = try PatternSimulation(pattern: pattern, configuration: configuration)
+      simulation = try PatternSimulation(pattern: pattern, configuration: configuration, channels: channels)
     } catch {
       throw CLIError(error.description)
     }

@@ -40,7 +40,7 @@ extension HapticEngine {
       var scheduler = scheduler
       // Valid players carry over a stop/start (they start idle).
       for (id, player) in players where !player.invalid {
-        var track = PlayerTrack(id: id, pattern: player.pattern, profile: profile)
+        var track = PlayerTrack(id: id, pattern: player.pattern, profile: profile, channels: player.channels)
         if let loop = player.loop {
           track.loopEnabled = loop.enabled
           track.loopEnd = loop.end

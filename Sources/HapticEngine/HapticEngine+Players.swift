@@ -5,16 +5,21 @@ public import HapticCore
 import HapticRenderer
 
 extension HapticEngine {
-  /// A player for `pattern`.
+  /// A player for `pattern`, on every channel of the board or on `channels` only (the others
+  /// stay silent for it; docs/semantics.md §13.6).
   ///
-  /// - Throws: `invalidPatternData` when the pattern cannot be rendered for this board.
-  public func makePlayer(with pattern: HapticPattern) throws(HapticEngineError) -> HapticPatternPlayer {
-    HapticPatternPlayer(engine: self, id: try register(pattern), pattern: pattern)
+  /// - Throws: `invalidPatternData` when the pattern cannot be rendered for this board,
+  ///   `invalidEngineParameter` for an empty channel list or a channel the board does not have.
+  public func makePlayer(with pattern: HapticPattern, channels: [Int]? = nil) throws(HapticEngineError) -> HapticPatternPlayer {
+    HapticPatternPlayer(engine: self, id: try register(pattern, channels: channels), pattern: pattern)
   }
 
-  /// An advanced player (pause, resume, seek, loop, rate) for `pattern`.
-  public func makeAdvancedPlayer(with pattern: HapticPattern) throws(HapticEngineError) -> HapticAdvancedPatternPlayer {
-    HapticAdvancedPatternPlayer(engine: self, id: try register(pattern), pattern: pattern)
+  /// An advanced player (pause, resume, seek, loop, rate) for `pattern`, on every channel or on
+  /// `channels` only.
+  public func makeAdvancedPlayer(with pattern: HapticPattern, channels: [Int]? = nil) throws(HapticEngineError)
+    -> HapticAdvancedPatternPlayer
+  {
+    HapticAdvancedPatternPlayer(engine: self, id: try register(pattern, channels: channels), pattern: pattern)
   }
 
   /// Plays an AHAP file once, now, starting the engine if needed.
@@ -29,20 +34,35 @@ extension HapticEngine {
     try makePlayer(with: document.pattern).start(atTime: 0)
   }
 
-  private func register(_ pattern: HapticPattern) throws(HapticEngineError) -> Int {
+  private func register(_ pattern: HapticPattern, channels requested: [Int]?) throws(HapticEngineError) -> Int {
     if let problem = pattern.problem { throw HapticEngineError(problem.code, problem.message) }
+    let channels = try Self.channels(requested, on: profile)
     do {
-      for channel in profile.channels.indices { _ = try PatternVoices(pattern: pattern, profile: profile, channel: channel) }
+      for channel in channels { _ = try PatternVoices(pattern: pattern, profile: profile, channel: channel) }
     } catch {
       throw HapticEngineError(.invalidPatternData, error.description)
     }
     return lock.withLock {
       let id = nextPlayerID
       nextPlayerID += 1
-      players[id] = EnginePlayer(pattern: pattern)
-      scheduler?.add(PlayerTrack(id: id, pattern: pattern, profile: profile))
+      players[id] = EnginePlayer(pattern: pattern, channels: channels)
+      scheduler?.add(PlayerTrack(id: id, pattern: pattern, profile: profile, channels: channels))
       return id
     }
+  }
+
+  /// The channels a player plays on: all of `profile`'s, or `requested` (sorted, each once).
+  static func channels(_ requested: [Int]?, on profile: BoardProfile) throws(HapticEngineError) -> [Int] {
+    guard let requested else { return Array(profile.channels.indices) }
+    guard !requested.isEmpty else {
+      throw HapticEngineError(.invalidEngineParameter, "a player needs at least one channel")
+    }
+    if let missing = requested.first(where: { !profile.channels.indices.contains($0) }) {
+      throw HapticEngineError(
+        .invalidEngineParameter,
+        "\(profile.id) has no channel \(missing) (it has \(profile.channels.count): 0…\(profile.channels.count - 1))")
+    }
+    return Array(Set(requested)).sorted()
   }
 
   /// The longest a player action may be scheduled ahead, seconds (a day, as a render).

@@ -121,6 +121,8 @@ public final class HapticEngine: @unchecked Sendable {
   struct EnginePlayer {
     /// The pattern it plays.
     let pattern: HapticPattern
+    /// The channels it plays on.
+    let channels: [Int]
     var completion: (@Sendable ((any Error)?) -> Void)?
     /// Whether its last finish was reported (or it has not been started).
     var reported = true

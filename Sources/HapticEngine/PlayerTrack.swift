@@ -34,9 +34,17 @@ struct AudioMark: Sendable, Equatable {
 struct PlayerTrack: Sendable {
   enum State: Sendable, Equatable { case idle, playing, paused, finished }
 
+  /// A channel's voices of the pattern.
+  struct ChannelVoices: Sendable {
+    let channel: Int
+    var voices: PatternVoices
+  }
+
   let id: Int
   let pattern: HapticPattern
   let profile: BoardProfile
+  /// The channels the player plays on (the engine checked that each exists), in order.
+  let channels: [Int]
   var state = State.idle
   var muted = false
   var loopEnabled = false
@@ -45,7 +53,7 @@ struct PlayerTrack: Sendable {
   private(set) var rate = 1.0
   private(set) var origin = 0.0
   private var skipStarted = false
-  private var voices: [PatternVoices] = []
+  private var voices: [ChannelVoices] = []
   /// Pending actions by board frame, in the order they were scheduled.
   var actions: [(frame: Int, action: TrackAction)] = []
   /// The board frame where the track last finished (for completion), if it has.
@@ -62,10 +70,12 @@ struct PlayerTrack: Sendable {
   /// run clears it).
   private var liveControls: [DynamicParameterID: Double] = [:]
 
-  init(id: Int, pattern: HapticPattern, profile: BoardProfile) {
+  /// A track for `pattern` on `channels` (every channel of the board when nil).
+  init(id: Int, pattern: HapticPattern, profile: BoardProfile, channels: [Int]? = nil) {
     self.id = id
     self.pattern = pattern
     self.profile = profile
+    self.channels = channels ?? Array(profile.channels.indices)
     hasAudio = pattern.events.contains { !$0.type.isHaptic }
   }
 
@@ -76,7 +86,7 @@ struct PlayerTrack: Sendable {
 
   /// Pattern seconds now.
   var patternTime: Double {
-    origin + Double(voices.first?.frameIndex ?? 0) * profile.framePeriod * rate
+    origin + Double(voices.first?.voices.frameIndex ?? 0) * profile.framePeriod * rate
   }
 
   /// Where a loop wraps, in pattern seconds.
@@ -97,11 +107,11 @@ struct PlayerTrack: Sendable {
       rebuild(from: 0, skipStarted: false)
       markAudio(frame, from: 0, midEvent: false)
     }
-    for channel in voices.indices {
-      let target = voices[channel].next()
-      if !muted { targets[channel].append(target) }
+    for index in voices.indices {
+      let target = voices[index].voices.next()
+      if !muted { targets[voices[index].channel].append(target) }
     }
-    if voices.allSatisfy(\.isFinished) {
+    if voices.allSatisfy(\.voices.isFinished) {
       if loopEnabled && loopPoint > 0 {
         // Finished early (loop end beyond the last sound): wait silently for the loop point.
         return
@@ -178,21 +188,21 @@ struct PlayerTrack: Sendable {
       // Re-render from the same origin at the new rate, up to the same pattern time.
       rebuild(from: start, skipStarted: keepSkipping)
       let frames = Int(min(((now - start) / (profile.framePeriod * rate)).rounded(), Double(Int32.max)))
-      for _ in 0..<max(frames, 0) { for channel in voices.indices { _ = voices[channel].next() } }
+      for _ in 0..<max(frames, 0) { for index in voices.indices { _ = voices[index].voices.next() } }
       if state == .playing { markAudio(frame, from: now, midEvent: true) }
     case .parameters(let parameters):
       for parameter in parameters { liveControls[parameter.id] = parameter.value }
-      let at = Double(voices.first?.frameIndex ?? 0) * profile.framePeriod
-      for channel in voices.indices {
+      let at = Double(voices.first?.voices.frameIndex ?? 0) * profile.framePeriod
+      for index in voices.indices {
         for parameter in parameters {
-          voices[channel].insert(DynamicParameter(parameter.id, value: parameter.value, time: at))
+          voices[index].voices.insert(DynamicParameter(parameter.id, value: parameter.value, time: at))
         }
       }
     case .curve(let curve):
-      let at = Double(voices.first?.frameIndex ?? 0) * profile.framePeriod
+      let at = Double(voices.first?.voices.frameIndex ?? 0) * profile.framePeriod
       let points = curve.controlPoints.map { ParameterCurve.ControlPoint(time: $0.time / rate, value: $0.value) }
-      for channel in voices.indices {
-        voices[channel].insert(ParameterCurve(curve.id, time: at, controlPoints: points))
+      for index in voices.indices {
+        voices[index].voices.insert(ParameterCurve(curve.id, time: at, controlPoints: points))
       }
     case .mute(let flag):
       if flag != muted && state == .playing { markAudio(frame, from: flag ? nil : patternTime, midEvent: true) }
@@ -207,11 +217,11 @@ struct PlayerTrack: Sendable {
     origin = offset
     self.skipStarted = skipStarted
     let scaled = Self.excerpt(pattern, from: offset, rate: rate, loopEnd: loopEnabled ? loopPoint : nil)
-    voices = profile.channels.indices.compactMap { channel in
-      try? PatternVoices(pattern: scaled, profile: profile, channel: channel)
+    voices = channels.compactMap { channel in
+      (try? PatternVoices(pattern: scaled, profile: profile, channel: channel)).map { ChannelVoices(channel: channel, voices: $0) }
     }
     for (id, value) in liveControls.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-      for channel in voices.indices { voices[channel].insert(DynamicParameter(id, value: value, time: 0)) }
+      for index in voices.indices { voices[index].voices.insert(DynamicParameter(id, value: value, time: 0)) }
     }
   }
 

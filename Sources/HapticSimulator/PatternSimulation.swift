@@ -15,9 +15,11 @@ public struct PatternSimulation: Sendable {
   public var restThreshold = 0.001
   private var renders: [FrameRenderer]
 
-  /// Prepares a simulation of `pattern` on `configuration`'s board.
+  /// Prepares a simulation of `pattern` on `configuration`'s board: on every channel, or on
+  /// `channels` only (the others stay still).
   public init(
-    pattern: HapticPattern, configuration: SimulatorConfiguration, options: RenderOptions = RenderOptions()
+    pattern: HapticPattern, configuration: SimulatorConfiguration, options: RenderOptions = RenderOptions(),
+    channels: [Int]? = nil
   ) throws(RenderError) {
     if let problem = configuration.problem {
       throw RenderError(board: configuration.profile.id, message: problem)
@@ -25,8 +27,9 @@ public struct PatternSimulation: Sendable {
     self.configuration = configuration
     var renders: [FrameRenderer] = []
     for channel in configuration.profile.channels.indices {
+      let plays = channels?.contains(channel) ?? true
       renders.append(
-        try FrameRenderer(pattern: pattern, profile: configuration.profile, channel: channel, options: options))
+        try FrameRenderer(pattern: plays ? pattern : HapticPattern(), profile: configuration.profile, channel: channel, options: options))
     }
     self.renders = renders
   }
