@@ -105,7 +105,7 @@ struct SendCommandTests {
   @Test("send usage errors")
   func sendUsage() throws {
     let both = try CLIRunner.run(["send", Self.transient, "--preset", "success", "--sim"])
-    #expect(both.status == 64 && both.stderr.contains("exactly one of FILE, --preset NAME or --rom N"))
+    #expect(both.status == 64 && both.stderr.contains("exactly one of FILE, --channel LIST FILE, --preset NAME or --rom N"))
     let noBoard = try CLIRunner.run(["send", Self.transient])
     #expect(noBoard.status == 64 && noBoard.stderr.contains("--port PATH or --sim"))
     let preset = try CLIRunner.run(["send", "--preset", "tada", "--sim"])
