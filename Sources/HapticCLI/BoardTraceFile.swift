@@ -49,12 +49,23 @@ final class BoardTraceFile: ServedBoardTrace {
     try? events.close()
   }
 
-  private static func create(_ path: String) throws -> FileHandle {
+  /// Removes both files (the board never started: nothing to trace).
+  func discard() {
+    try? FileManager.default.removeItem(atPath: stepsPath)
+    try? FileManager.default.removeItem(atPath: eventsPath)
+  }
+
+  /// Fails unless the folder of `path` exists.
+  static func checkFolder(of path: String) throws {
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw CLIError("cannot write the trace \(path): the folder \(directory) does not exist")
     }
+  }
+
+  private static func create(_ path: String) throws -> FileHandle {
+    try checkFolder(of: path)
     guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path)
     else {
       throw CLIError("cannot write the trace \(path): permission denied or read-only folder")
@@ -121,6 +132,11 @@ struct TraceOptions: ParsableArguments {
   func validate() throws {
     if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
     if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
+  }
+
+  /// Fails early when the trace's folder does not exist (before anything starts).
+  func checkFolder() throws {
+    if let trace { try BoardTraceFile.checkFolder(of: trace) }
   }
 
   /// The trace files (created now), when --trace was given, for physics at `physicsRate`.

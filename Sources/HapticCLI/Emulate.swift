@@ -68,6 +68,7 @@ struct Emulate: ParsableCommand {
       throw CLIError("--\(blank ? "blank" : "no-auto-reset"): the \(board) emulator has no bootloader")
     }
     let program = try Self.build(definition, emulator: emulator, firmware: firmware, boardOptions: boardOptions)
+    try traceOptions.checkFolder()
     let traceFile = try traceOptions.file(physicsRate: configuration.physicsRate)
     var options: [String] = []
     if let bootloader = program.bootloader {
@@ -77,9 +78,16 @@ struct Emulate: ParsableCommand {
     }
     if noChip { options.append("--no-chip") }
     if let lraF0 { options += ["--lra-f0", String(lraF0)] }
-    let session = try EmulatorSession(
-      program: program.emulator, firmware: program.firmware, link: link, options: options,
-      trace: traceFile.map { (file: $0, actuator: configuration.actuators[0], physicsRate: configuration.physicsRate) })
+    let session: EmulatorSession
+    do {
+      session = try EmulatorSession(
+        program: program.emulator, firmware: program.firmware, link: link, options: options,
+        trace: traceFile.map { (file: $0, actuator: configuration.actuators[0], physicsRate: configuration.physicsRate) })
+    } catch {
+      // The board never started: no trace files are left behind.
+      traceFile?.discard()
+      throw error
+    }
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     signal(SIGUSR1, SIG_IGN)

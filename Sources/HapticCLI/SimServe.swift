@@ -109,13 +109,21 @@ struct SimServe: ParsableCommand {
     faults.resetInterval = resetEvery
     faults.seed = seed
 
-    let traceFile = try traceOptions.file(physicsRate: configuration.physicsRate)
+    try traceOptions.checkFolder()
     let terminal: PseudoTerminal
     do {
       terminal = try PseudoTerminal()
       if let link { try terminal.link(at: link) }
     } catch {
       throw CLIError(error.description)
+    }
+    // Created once the board can start: a failed start leaves no trace files behind.
+    let traceFile: BoardTraceFile?
+    do {
+      traceFile = try traceOptions.file(physicsRate: configuration.physicsRate)
+    } catch {
+      if let link { unlink(link) }
+      throw error
     }
     let server = SimulatorServer(
       board: SimulatedBoard(configuration: configuration), transport: terminal.boardSide, faults: faults,

@@ -45,6 +45,13 @@ struct SimulatorCommandTests {
     #expect(result.stderr.contains("--drop and --corrupt are probabilities"))
     let board = try CLIRunner.run(["sim", "serve", "--board", "nope"])
     #expect(board.status == 64 && board.stderr.contains("unknown board 'nope'"))
+    // A board that cannot start (its link's folder is missing) leaves no trace files behind.
+    let folder = try CLIRunner.scratchFolder("serve-trace")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let trace = folder.appendingPathComponent("board.csv").path
+    let failed = try CLIRunner.run(["sim", "serve", "--trace", trace, "--link", folder.appendingPathComponent("missing/link").path])
+    #expect(failed.status != 0, "\(failed.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "trace files left by a failed start")
   }
 
   @Test("simulate --format summary reports a crisp, felt transient on sim-lra")
