@@ -39,26 +39,23 @@ struct AndroidTimeline {
       sharpness.append(tones.value(at: t))
       if level > 0, firstSound == nil { firstSound = t }
     }
+    // Ducks first, then the bursts over them (a burst is never ducked by its neighbour's).
     for burst in bursts {
       let onset = Int((burst.time * 1000).rounded())
       let start = max(0, onset - AndroidEffect.duckBeforeMilliseconds)
       let end = min(count, onset + AndroidEffect.burstMilliseconds + AndroidEffect.duckAfterMilliseconds)
-      for ms in start..<max(start, end) where !Self.inBurst(ms, bursts) { intensity[ms] = 0 }
-      for ms in onset..<min(count, onset + AndroidEffect.burstMilliseconds) {
+      for ms in start..<max(start, end) { intensity[ms] = 0 }
+    }
+    for burst in bursts {
+      let onset = Int((burst.time * 1000).rounded())
+      for ms in max(0, onset)..<min(count, onset + AndroidEffect.burstMilliseconds) {
+        // Overlapping bursts: the later one takes over where it starts.
         intensity[ms] = burst.intensity
         sharpness[ms] = burst.sharpness
       }
       if firstSound == nil || burst.time < firstSound! { firstSound = burst.time }
     }
     sharpnessCarried = firstSound
-  }
-
-  /// Whether millisecond `ms` lies in one of `bursts`.
-  private static func inBurst(_ ms: Int, _ bursts: [Burst]) -> Bool {
-    bursts.contains { burst in
-      let onset = Int((burst.time * 1000).rounded())
-      return ms >= onset && ms < onset + AndroidEffect.burstMilliseconds
-    }
   }
 
   /// `createWaveform`'s timings and amplitudes: runs of one amplitude (intensity² × 255, at least

@@ -18,41 +18,51 @@ extension HapticClip {
   public static func converting(_ pattern: HapticPattern, tolerance: Double = conversionTolerance) -> ClipConversion {
     let sampler = PatternSampler(pattern)
     let trace = ClipTrace(pattern, sampler: sampler, tolerance: tolerance)
-    var amplitude = trace.amplitude(until: trace.end)
-    for transient in sampler.transients(of: pattern) {
-      Self.emphasize(
-        &amplitude, at: transient.time, Emphasis(amplitude: transient.intensity * transient.intensity, frequency: transient.sharpness))
+    let accents = sampler.transients(of: pattern).map {
+      (time: $0.time, emphasis: Emphasis(amplitude: $0.intensity * $0.intensity, frequency: $0.sharpness))
     }
+    let amplitude = Self.emphasized(trace.amplitude(until: trace.end), accents)
     var clip = HapticClip(amplitude: amplitude, frequency: trace.frequency(until: trace.end))
     var notes = Self.lossNotes(pattern, sampler: sampler)
     clip.metadata = Self.metadata(pattern, notes: &notes)
     return ClipConversion(clip: clip, notes: notes)
   }
 
-  /// Puts an emphasis on a breakpoint of its own at `time`: after the points at or before it,
-  /// between two points holding the envelope's value there, so that the emphasized point (whose
-  /// intensity is ducked × 0.8 when played) has no width and the envelope goes on unchanged.
-  static func emphasize(_ amplitude: inout [AmplitudeBreakpoint], at time: Double, _ emphasis: Emphasis) {
-    let index = amplitude.firstIndex { $0.time > time } ?? amplitude.endIndex
-    let level: Double
-    if index == amplitude.endIndex {
-      level = 0
-    } else if index == 0 {
-      level = amplitude[0].amplitude
-    } else {
-      let (a, b) = (amplitude[index - 1], amplitude[index])
-      level = a.time == time ? a.amplitude : a.amplitude + (b.amplitude - a.amplitude) * (time - a.time) / (b.time - a.time)
+  /// The amplitude envelope with each accent (in time order) on a breakpoint of its own at its
+  /// time: after the points at or before it, between two points holding the envelope's value
+  /// there, so that the emphasized point (whose intensity is ducked × 0.8 when played) has no
+  /// width and the envelope goes on unchanged; over silence a single point at 0. One pass.
+  static func emphasized(
+    _ amplitude: [AmplitudeBreakpoint], _ accents: [(time: Double, emphasis: Emphasis)]
+  ) -> [AmplitudeBreakpoint] {
+    var result: [AmplitudeBreakpoint] = []
+    result.reserveCapacity(amplitude.count + 3 * accents.count)
+    var next = 0
+    for (time, emphasis) in accents {
+      while next < amplitude.count && amplitude[next].time <= time {
+        result.append(amplitude[next])
+        next += 1
+      }
+      // The envelope's value at `time`: every point kept so far lies on it.
+      let level: Double
+      switch (result.last, next < amplitude.count ? amplitude[next] : nil) {
+      case (let a?, _) where a.time == time: level = a.amplitude
+      case (let a?, let b?): level = a.amplitude + (b.amplitude - a.amplitude) * (time - a.time) / (b.time - a.time)
+      case (nil, let b?): level = b.amplitude
+      default: level = 0
+      }
+      let holds = result.last.map { $0.time == time && $0.amplitude == level } ?? false
+      // Over silence the point at that time, if it is free, takes the emphasis itself.
+      if level == 0 && holds && result[result.count - 1].emphasis == nil {
+        result[result.count - 1].emphasis = emphasis
+        continue
+      }
+      if level > 0 && !holds { result.append(AmplitudeBreakpoint(time: time, amplitude: level)) }
+      result.append(AmplitudeBreakpoint(time: time, amplitude: min(level, emphasis.amplitude), emphasis: emphasis))
+      if level > 0 { result.append(AmplitudeBreakpoint(time: time, amplitude: level)) }
     }
-    let holds = index > 0 && amplitude[index - 1].time == time && amplitude[index - 1].amplitude == level
-    // Over silence the point at that time, if it is free, takes the emphasis itself.
-    if level == 0 && holds && amplitude[index - 1].emphasis == nil {
-      amplitude[index - 1].emphasis = emphasis
-      return
-    }
-    var inserted: [AmplitudeBreakpoint] = []
-    if level > 0 && !holds { inserted.append(AmplitudeBreakpoint(time: time, amplitude: level)) }
-    inserted.append(AmplitudeBreakpoint(time: time, amplitude: min(level, emphasis.amplitude), emphasis: emphasis))
-    if level > 0 { inserted.append(AmplitudeBreakpoint(time: time, amplitude: level)) }
-    amplitude.insert(contentsOf: inserted, at: index)
+    result += amplitude[next...]
+    return result
   }
+
 }
