@@ -33,7 +33,8 @@ public struct AndroidEffect: Sendable {
   public struct ControlPoint: Sendable, Hashable {
     public var intensity: Double
     public var sharpness: Double
-    /// Milliseconds of linear ramp from the previous point (≥ 1).
+    /// Milliseconds of linear ramp from the previous point (``shortestRampMilliseconds`` to
+    /// ``longestRampMilliseconds``).
     public var duration: Int
   }
 
@@ -78,7 +79,7 @@ public struct AndroidEffect: Sendable {
           "\(timeline.bursts.count) transient\(timeline.bursts.count == 1 ? "" : "s"): Android effects have none; each is a \(Self.burstMilliseconds) ms burst at its own strength, the continuous part silenced around it")
       ]
     var sharpness: [ClipConversion.Note] = []
-    if let varied = timeline.sharpnessCarried {
+    if let varied = timeline.firstSound {
       sharpness = [.init(.lost, time: varied, "sharpness: an amplitude waveform has none (the device's own frequency plays)")]
     }
     waveformNotes = common + bursts + sharpness

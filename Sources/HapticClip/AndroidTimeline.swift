@@ -16,7 +16,7 @@ struct AndroidTimeline {
   /// Notes shared by both forms (audio, overlaps, baked controls, metadata).
   let notes: [ClipConversion.Note]
   /// When something first sounds (the waveform loses its sharpness from there), if ever.
-  let sharpnessCarried: Double?
+  let firstSound: Double?
 
   init(_ pattern: HapticPattern, tolerance: Double) {
     let sampler = PatternSampler(pattern)
@@ -48,14 +48,15 @@ struct AndroidTimeline {
     }
     for burst in bursts {
       let onset = Int((burst.time * 1000).rounded())
-      for ms in max(0, onset)..<min(count, onset + AndroidEffect.burstMilliseconds) {
+      let first = max(0, onset)
+      for ms in first..<max(first, min(count, onset + AndroidEffect.burstMilliseconds)) {
         // Overlapping bursts: the later one takes over where it starts.
         intensity[ms] = burst.intensity
         sharpness[ms] = burst.sharpness
       }
       if firstSound == nil || burst.time < firstSound! { firstSound = burst.time }
     }
-    sharpnessCarried = firstSound
+    self.firstSound = firstSound
   }
 
   /// `createWaveform`'s timings and amplitudes: runs of one amplitude (intensity² × 255, at least

@@ -14,7 +14,7 @@ struct ClipTrace {
   /// Intervals are not split below this, seconds (a breakpoint per 0.1 ms at most).
   static let shortest = 0.0001
   private(set) var points: [Point] = []
-  /// When the last sound or transient starts: where the trace ends, seconds.
+  /// Where the trace ends: when the last sound ends or the last transient starts, seconds.
   private(set) var end = 0.0
 
   init(sampler: PatternSampler, tolerance: Double) {

@@ -10,14 +10,12 @@ struct PatternSampler {
     let end: Double
   }
 
-  /// What sounds at a moment: the mixed intensity and sharpness, and how many events sound.
+  /// What sounds at a moment: the mixed intensity and sharpness (NaN when no event is active),
+  /// and how many events are active (possibly at zero intensity).
   struct Sample {
     var intensity: Double
     var sharpness: Double
-    /// Events active at the moment (possibly at zero intensity).
     var active: Int
-    /// Events active at a non-zero intensity.
-    var sounding: Int
   }
 
   /// A hair before a moment: where the left-hand value of a step is read.
@@ -81,7 +79,6 @@ struct PatternSampler {
     var weighted = 0.0
     var plain = 0.0
     var active = 0
-    var sounding = 0
     for sound in candidates(at: t) where t < sound.end {
       let base = EventParameterID.hapticIntensity.clamp(sound.event.value(of: .hapticIntensity))
       let intensity = min(base * scale, 1) * sound.envelope.value(at: t - sound.event.time)
@@ -92,11 +89,10 @@ struct PatternSampler {
       weighted += power * sharpness
       plain += sharpness
       active += 1
-      if intensity > 0 { sounding += 1 }
     }
-    guard active > 0 else { return Sample(intensity: 0, sharpness: .nan, active: 0, sounding: 0) }
+    guard active > 0 else { return Sample(intensity: 0, sharpness: .nan, active: 0) }
     let sharpness = powers > 0 ? weighted / powers : plain / Double(active)
-    return Sample(intensity: min(powers.squareRoot().squareRoot(), 1), sharpness: sharpness, active: active, sounding: sounding)
+    return Sample(intensity: min(powers.squareRoot().squareRoot(), 1), sharpness: sharpness, active: active)
   }
 
   /// A transient as it plays: its onset, its intensity (× the intensity control at onset in

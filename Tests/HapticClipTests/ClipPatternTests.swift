@@ -95,4 +95,26 @@ struct ClipPatternTests {
       #expect(ours.map { abs($0.level) }.max() == peak, "floor \(floor): the emphasis played weaker than a lone transient")
     }
   }
+
+  @Test("Sounding spans become events; in a silent gap the curves hold each span's value, stepping halfway")
+  func spansAndGaps() {
+    let clip = HapticClip(
+      amplitude: [
+        .init(time: 0, amplitude: 0), .init(time: 0, amplitude: 0.25), .init(time: 0.1, amplitude: 0.25), .init(time: 0.1, amplitude: 0),
+        .init(time: 0.2, amplitude: 0), .init(time: 0.2, amplitude: 1), .init(time: 0.3, amplitude: 1), .init(time: 0.3, amplitude: 0),
+      ],
+      frequency: [.init(time: 0, frequency: 0.04), .init(time: 0.3, frequency: 0.64)])
+    #expect(clip.soundingSpans == [0...0.1, 0.2...0.3])
+    let pattern = clip.pattern()
+    #expect(pattern.events.map(\.time) == [0, 0.2] && pattern.events.map { (($0.duration ?? 0) * 1e9).rounded() } == [1e8, 1e8])
+    let curve = pattern.curves.first { $0.id == .hapticIntensityControl }
+    let points = curve.map { c in c.controlPoints.map { (c.time + $0.time, $0.value) } } ?? []
+    let gap = points.filter { $0.0 >= 0.1 - 1e-12 && $0.0 <= 0.2 + 1e-12 }
+    #expect(gap.map(\.1) == [0.5, 0.5, 1, 1], "\(points)")
+    #expect(gap.map { ($0.0 * 1e9).rounded() / 1e9 } == [0.1, 0.15, 0.15, 0.2])
+    // The sharpness line across the gap is held too: 0.2 + 0.6·(t/0.3), held from 0.1 to 0.15.
+    let sharp = pattern.curves.first { $0.id == .hapticSharpnessControl }.map { c in c.controlPoints.map { (c.time + $0.time, $0.value) } } ?? []
+    let held = sharp.filter { $0.0 > 0.1 - 1e-12 && $0.0 < 0.15 + 1e-12 }.map(\.1)
+    #expect(held.count >= 2 && Set(held.prefix(2).map { ($0 * 1e9).rounded() }).count == 1, "\(sharp)")
+  }
 }
