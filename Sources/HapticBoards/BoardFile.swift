@@ -46,6 +46,9 @@ public struct BoardFile: Sendable, Hashable, Codable {
     /// ERM: the smallest voltage that starts the motor from rest (break-away), V; by default
     /// 0.3 × the rated voltage.
     public var startVoltage: Double?
+    /// LRA: this channel's drive-frequency range `[min, max]` in Hz, when it differs from the
+    /// board's `frequencyControlHz` (a board mixing actuators).
+    public var frequencyControlHz: [Double]?
   }
 
   /// How to build the firmware.
@@ -128,7 +131,7 @@ public struct BoardFile: Sendable, Hashable, Codable {
     "levels": ["bits", "signed"],
     "channels": [
       "actuator", "f0Hz", "q", "ratedVoltage", "overdriveVoltage", "ratedAccelerationG", "riseMs", "coastMs",
-      "startVoltage",
+      "startVoltage", "frequencyControlHz",
     ],
     "firmware": ["source", "build", "artifact"],
     "flash": ["tool", "arguments"],

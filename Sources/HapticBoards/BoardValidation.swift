@@ -22,13 +22,19 @@ enum BoardValidation {
     check(supportedBauds.contains(file.link.baud), "link.baud", "\(file.link.baud) is not a supported rate (1200 resets boards)")
     check(file.framePeriodMs >= 0.1 && file.framePeriodMs <= 100, "framePeriodMs", "must be 0.1–100 ms")
     check((2...16).contains(file.levels.bits), "levels.bits", "must be 2–16")
-    if let band = file.frequencyControlHz {
-      check(band.count == 2 && band[0] > 0 && band[0] < band[1] && band[1] <= 2_000, "frequencyControlHz", "[min, max] with 0 < min < max ≤ 2000 Hz")
+    func checkBand(_ band: [Double]?, _ path: String) {
+      guard let band else { return }
+      check(band.count == 2 && band[0] > 0 && band[0] < band[1] && band[1] <= 2_000, path, "[min, max] with 0 < min < max ≤ 2000 Hz")
     }
+    checkBand(file.frequencyControlHz, "frequencyControlHz")
     check(!file.channels.isEmpty && file.channels.count <= 8, "channels", "1–8 channels")
     for (index, channel) in file.channels.enumerated() {
       let path = "channels[\(index)]"
       check(channel.actuator == "lra" || channel.actuator == "erm", "\(path).actuator", "\"lra\" or \"erm\"")
+      checkBand(channel.frequencyControlHz, "\(path).frequencyControlHz")
+      if channel.actuator == "erm" && channel.frequencyControlHz != nil {
+        check(false, "\(path).frequencyControlHz", "an ERM's frequency follows its speed: no frequency control")
+      }
       check(channel.f0Hz > 0 && channel.f0Hz <= 1_000, "\(path).f0Hz", "must be in (0, 1000] Hz")
       check(channel.ratedVoltage > 0 && channel.ratedVoltage <= 100, "\(path).ratedVoltage", "must be in (0, 100] V")
       // Beyond 10× the rated drive would get under a tenth of the level range (and a ratio of
@@ -87,11 +93,13 @@ enum BoardValidation {
           ratedAmplitude: rated, driveTimeConstant: (channel.riseMs ?? 50) / 1000, coastTimeConstant: (channel.coastMs ?? 80) / 1000,
           startLevel: channel.startVoltage.map { rated * $0 / channel.ratedVoltage })
       }
-      return .lra(f0: channel.f0Hz, q: channel.q ?? 11, ratedAcceleration: channel.ratedAccelerationG, ratedAmplitude: rated)
+      // An LRA's own range, else the board's; an ERM has none.
+      var lra = ActuatorModel.lra(f0: channel.f0Hz, q: channel.q ?? 11, ratedAcceleration: channel.ratedAccelerationG, ratedAmplitude: rated)
+      lra.frequencyControl = (channel.frequencyControlHz ?? file.frequencyControlHz).flatMap { $0.count == 2 ? $0[0]...$0[1] : nil }
+      return lra
     }
-    let band = file.frequencyControlHz.flatMap { $0.count == 2 ? $0[0]...$0[1] : nil }
     return BoardProfile(
-      id: file.id, name: file.name, channels: channels, frequencyControl: band, framePeriod: file.framePeriodMs / 1000,
+      id: file.id, name: file.name, channels: channels, frequencyControl: nil, framePeriod: file.framePeriodMs / 1000,
       amplitudeBits: file.levels.bits, amplitudeSigned: file.levels.signed, shaping: family.shaping)
   }
 

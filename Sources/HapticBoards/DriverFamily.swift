@@ -56,7 +56,7 @@ public enum DRV2605LRTPDriver: DriverFamily {
     if file.levels.bits != 8 || file.levels.signed {
       problems.append(.init("levels", "DRV2605L real-time playback takes unsigned 8-bit levels"))
     }
-    if file.frequencyControlHz != nil {
+    if file.frequencyControlHz != nil || file.channels.contains(where: { $0.frequencyControlHz != nil }) {
       problems.append(.init("frequencyControlHz", "closed-loop RTP has no frequency control (the chip tracks resonance)"))
     }
     return problems

@@ -124,13 +124,14 @@ enum BoardReport {
     ]
     members.append((
       "channels",
-      .array(board.file.channels.map { channel in
+      .array(zip(board.file.channels, profile.channels).map { channel, model in
         .object([
           ("actuator", .string(channel.actuator)), ("f0_hz", .fixed(channel.f0Hz, digits: 1)),
           ("q", channel.q.map { .fixed($0, digits: 2) } ?? .null),
           ("rated_voltage", .fixed(channel.ratedVoltage, digits: 2)),
           ("overdrive_voltage", .fixed(channel.overdriveVoltage, digits: 2)),
           ("rated_acceleration_g", .fixed(channel.ratedAccelerationG, digits: 2)),
+          ("frequency_control_hz", model.frequencyControl.map { .array([.fixed($0.lowerBound, digits: 1), .fixed($0.upperBound, digits: 1)]) } ?? .null),
         ])
       })))
     members.append(("usb", .array(board.file.usb.map { .string("\($0.vid):\($0.pid)") })))
@@ -146,13 +147,11 @@ enum BoardReport {
     lines.append("  driver \(file.driver) (\(board.profile.shaping == .host ? "host" : "driver") shapes overdrive/braking)")
     lines.append(
       "  link \(file.link.baud) baud, frames \(Decimal6.string(file.framePeriodMs, digits: 3)) ms, \(file.levels.bits)-bit \(file.levels.signed ? "signed" : "unsigned") levels")
-    if let band = board.profile.frequencyControl {
-      lines.append("  frequency control \(Int(band.lowerBound))–\(Int(band.upperBound)) Hz")
-    }
-    for (index, channel) in file.channels.enumerated() {
+    for (index, (channel, model)) in zip(file.channels, board.profile.channels).enumerated() {
       var text = "  channel \(index): \(channel.actuator.uppercased()) \(Decimal6.string(channel.f0Hz, digits: 1)) Hz"
       if let q = channel.q { text += ", Q \(Decimal6.string(q, digits: 1))" }
       text += ", rated \(Decimal6.string(channel.ratedVoltage, digits: 2)) V, overdrive \(Decimal6.string(channel.overdriveVoltage, digits: 2)) V, \(Decimal6.string(channel.ratedAccelerationG, digits: 2)) G"
+      if let band = model.frequencyControl { text += ", frequency control \(Int(band.lowerBound))–\(Int(band.upperBound)) Hz" }
       lines.append(text)
     }
     if !file.usb.isEmpty { lines.append("  USB " + file.usb.map { "\($0.vid):\($0.pid)" }.joined(separator: ", ")) }

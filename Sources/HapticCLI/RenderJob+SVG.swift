@@ -75,7 +75,7 @@ extension RenderJob {
         lower = "\(fmt(px)),\(fmt(mid - lows[i] * scale)) " + lower
       }
       svg += "<polygon points=\"\(upper)\(lower)\" fill=\"#3366cc\" fill-opacity=\"0.55\" stroke=\"#3366cc\" stroke-width=\"0.6\"/>\n"
-      if hasFrequency, let band = profile.frequencyControl {
+      if let band = profile.channels[channel].frequencyControl {
         let fTop = ampTop + Plot.amplitudeHeight + 10
         let fScale = Plot.frequencyHeight / (band.upperBound - band.lowerBound)
         svg += "<rect x=\"\(fmt(Plot.left))\" y=\"\(fmt(fTop))\" width=\"\(fmt(Plot.plotWidth))\" height=\"\(fmt(Plot.frequencyHeight))\" fill=\"none\" stroke=\"#ccc\"/>\n"

@@ -84,17 +84,20 @@ extension BoardProfile {
           kind: .erm, resonantFrequency: channel.resonantFrequency, qualityFactor: nil, ratedAcceleration: 1,
           ratedAmplitude: 0.75, driveTimeConstant: 0.05, coastTimeConstant: 0.08)
       case .lra, .none:
-        return .lra(
+        // Each LRA channel with its own announced range (when the board controls frequency).
+        var lra = ActuatorModel.lra(
           f0: channel.resonantFrequency, q: channel.qualityFactor ?? 11, ratedAcceleration: 1.5,
           ratedAmplitude: capabilities.features.contains(.signedLevels) ? 0.5 : 1)
+        if capabilities.features.contains(.frequencyControl) {
+          lra.frequencyControl = channel.frequencyRange.map { Double($0.lowerBound)...Double($0.upperBound) }
+        }
+        return lra
       }
     }
     let signed = capabilities.features.contains(.signedLevels)
-    let range = capabilities.channels.first?.frequencyRange
     self.init(
       id: capabilities.boardID, name: "\(capabilities.boardID) (\(capabilities.firmwareName))", channels: channels,
-      frequencyControl: capabilities.features.contains(.frequencyControl)
-        ? range.map { Double($0.lowerBound)...Double($0.upperBound) } : nil,
+      frequencyControl: nil,
       framePeriod: Double(capabilities.framePeriodMicroseconds) / 1e6,
       amplitudeBits: capabilities.channels.first?.amplitudeBits ?? 8, amplitudeSigned: signed,
       shaping: signed && capabilities.features.contains(.braking) ? .host : .driver)

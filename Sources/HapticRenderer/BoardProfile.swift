@@ -34,14 +34,18 @@ public struct ActuatorModel: Sendable, Hashable {
   /// ERM: the smallest drive (fraction of full scale) that starts the motor from rest
   /// (stiction, the break-away level); 0 for an LRA.
   public var startLevel: Double
+  /// The usable drive-frequency range of this channel in Hz, or `nil` when its drive has no
+  /// frequency (amplitude only: an ERM, a closed-loop driver).
+  public var frequencyControl: ClosedRange<Double>?
 
   /// Creates an actuator model. `startLevel` defaults to 0.3 × the rated amplitude for an ERM
   /// (a typical coin motor's break-away voltage) and 0 for an LRA.
   public init(
     kind: ActuatorKind, resonantFrequency: Double, qualityFactor: Double?,
     ratedAcceleration: Double, ratedAmplitude: Double, driveTimeConstant: Double,
-    coastTimeConstant: Double, startLevel: Double? = nil
+    coastTimeConstant: Double, startLevel: Double? = nil, frequencyControl: ClosedRange<Double>? = nil
   ) {
+    self.frequencyControl = frequencyControl
     self.startLevel = startLevel ?? (kind == .erm ? 0.3 * ratedAmplitude : 0)
     self.kind = kind
     self.resonantFrequency = resonantFrequency
@@ -70,10 +74,15 @@ public struct BoardProfile: Sendable, Hashable, Identifiable {
   public var id: String
   /// Human-readable name.
   public var name: String
-  /// One model per actuator channel; every channel plays the whole pattern.
+  /// One model per actuator channel, each with its own frequency control (or none).
   public var channels: [ActuatorModel]
-  /// The usable drive-frequency range in Hz, or `nil` for amplitude-only boards.
-  public var frequencyControl: ClosedRange<Double>?
+  /// The usable drive-frequency range of the first channel that has one, or `nil` when no
+  /// channel has frequency control (amplitude-only boards). Setting it gives every channel that
+  /// range (a board-wide setting, as a profile's initializer takes it).
+  public var frequencyControl: ClosedRange<Double>? {
+    get { channels.lazy.compactMap(\.frequencyControl).first }
+    set { for index in channels.indices { channels[index].frequencyControl = newValue } }
+  }
   /// Seconds per frame (default 1 ms).
   public var framePeriod: Double
   /// Bits of amplitude resolution, sign bit included when ``amplitudeSigned``.
@@ -83,7 +92,8 @@ public struct BoardProfile: Sendable, Hashable, Identifiable {
   /// Who renders overdrive and braking.
   public var shaping: DriveShaping
 
-  /// Creates a profile.
+  /// Creates a profile. A `frequencyControl` range applies to every channel (channels keep their
+  /// own when it is nil); a board with channels of different ranges sets each channel's.
   public init(
     id: String, name: String, channels: [ActuatorModel], frequencyControl: ClosedRange<Double>?,
     framePeriod: Double = 0.001, amplitudeBits: Int, amplitudeSigned: Bool, shaping: DriveShaping
@@ -91,11 +101,11 @@ public struct BoardProfile: Sendable, Hashable, Identifiable {
     self.id = id
     self.name = name
     self.channels = channels
-    self.frequencyControl = frequencyControl
     self.framePeriod = framePeriod
     self.amplitudeBits = amplitudeBits
     self.amplitudeSigned = amplitudeSigned
     self.shaping = shaping
+    if let frequencyControl { self.frequencyControl = frequencyControl }
   }
 
   /// The largest amplitude level: 127 for signed 8-bit, 255 for unsigned 8-bit.
@@ -118,8 +128,10 @@ public struct BoardProfile: Sendable, Hashable, Identifiable {
       return "frame period \(framePeriod) s is outside 0.1 ms…100 ms"
     }
     if !(2...16).contains(amplitudeBits) { return "amplitude bits \(amplitudeBits) is outside 2…16" }
-    if let band = frequencyControl, !(band.lowerBound > 0 && band.upperBound < 5000) {
-      return "frequency control \(band) is outside (0, 5000) Hz"
+    for (index, channel) in channels.enumerated() {
+      if let band = channel.frequencyControl, !(band.lowerBound > 0 && band.upperBound < 5000) {
+        return "channel \(index): frequency control \(band) is outside (0, 5000) Hz"
+      }
     }
     if shaping == .host && !amplitudeSigned {
       return "host braking needs a signed amplitude (reverse drive)"

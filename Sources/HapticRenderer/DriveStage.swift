@@ -42,9 +42,9 @@ public struct DriveStage: Sendable {
     }
     let actuator = profile.channels[channel]
     map = PerceptualMap.shared(
-      actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
+      actuator: actuator, frequencyControl: actuator.frequencyControl, mapping: options.intensityMapping)
     levels = LevelRange(min: profile.minLevel, max: profile.maxLevel)
-    reportsFrequency = profile.frequencyControl != nil
+    reportsFrequency = actuator.frequencyControl != nil
     lastFrequency = map.frequency(sharpness: 0.5)
     ducking = TransientDucking(framePeriod: profile.framePeriod)
     // At rest once the modelled vibration is below half the detection threshold.
@@ -57,7 +57,7 @@ public struct DriveStage: Sendable {
     resonatorShaper = ResonatorShaper(
       actuator: actuator, framePeriod: profile.framePeriod, stopThreshold: stop, resolution: resolution,
       frequencyBand: isResonator
-        ? profile.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) } : nil)
+        ? actuator.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) } : nil)
     shaping = profile.shaping == .driver ? .none : isResonator ? .resonator : .envelope
   }
 

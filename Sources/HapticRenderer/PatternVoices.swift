@@ -107,7 +107,7 @@ public struct PatternVoices: Sendable {
     }
     let actuator = profile.channels[channel]
     map = PerceptualMap.shared(
-      actuator: actuator, frequencyControl: profile.frequencyControl, mapping: options.intensityMapping)
+      actuator: actuator, frequencyControl: actuator.frequencyControl, mapping: options.intensityMapping)
     period = profile.framePeriod
     // Shared, not copied, unless audio events must go (a million events copy slowly).
     events = pattern.events.allSatisfy(\.type.isHaptic) ? pattern.events : pattern.events.filter(\.type.isHaptic)

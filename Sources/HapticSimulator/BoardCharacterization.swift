@@ -126,7 +126,7 @@ public struct BoardCharacterization: Sendable {
     let pattern = Self.continuous(intensity: 1, sharpness: sharpness)
     var frequencies: [Double] = []
     for channel in profile.channels.indices {
-      guard profile.frequencyControl != nil else {
+      guard profile.channels[channel].frequencyControl != nil else {
         frequencies.append(profile.channels[channel].resonantFrequency)
         continue
       }

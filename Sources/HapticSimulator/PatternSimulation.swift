@@ -39,7 +39,7 @@ public struct PatternSimulation: Sendable {
   public mutating func run<Trace: SimulationTrace>(into trace: inout Trace) -> Double {
     let profile = configuration.profile
     let maxLevel = Double(profile.maxLevel)
-    let frequencyControl = profile.frequencyControl != nil
+    let frequencyControl = profile.channels.map { $0.frequencyControl != nil }
     var physics = configuration.actuators.map {
       ActuatorPhysics(parameters: $0, stepRate: configuration.physicsRate)
     }
@@ -61,7 +61,7 @@ public struct PatternSimulation: Sendable {
           if let next = renders[channel].next() {
             let level = Double(next.level) / maxLevel
             drive[channel] = (
-              profile.amplitudeSigned ? level : max(level, 0), frequencyControl ? Double(next.frequency) : 0
+              profile.amplitudeSigned ? level : max(level, 0), frequencyControl[channel] ? Double(next.frequency) : 0
             )
           } else {
             finished[channel] = true

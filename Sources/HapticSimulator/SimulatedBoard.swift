@@ -153,7 +153,7 @@ public struct SimulatedBoard: Sendable {
         if queues[channel].underruns != underruns { note(.underrun(channel: channel)) }
         let boardLevel = clampLevel(drive.level)
         let level = Double(boardLevel) / Double(configuration.profile.maxLevel)
-        let frequency = clampFrequency(drive.frequency)
+        let frequency = clampFrequency(drive.frequency, channel: channel)
         if level != levels[channel] || frequency != frequencies[channel] {
           levels[channel] = level
           frequencies[channel] = frequency
@@ -177,9 +177,9 @@ public struct SimulatedBoard: Sendable {
   }
 
   /// The carrier frequency the board drives, Hz: 0 (none given) is the channel's f0 (0 for the
-  /// physics); others are clamped to the board's frequency range; 0 without frequency control.
-  private func clampFrequency(_ frequency: Int) -> Double {
-    guard let range = configuration.profile.frequencyControl, frequency > 0 else { return 0 }
+  /// physics); others are clamped to the channel's frequency range; 0 without frequency control.
+  private func clampFrequency(_ frequency: Int, channel: Int) -> Double {
+    guard let range = configuration.profile.channels[channel].frequencyControl, frequency > 0 else { return 0 }
     return min(max(Double(frequency), range.lowerBound), range.upperBound)
   }
 

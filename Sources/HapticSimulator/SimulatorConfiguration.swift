@@ -62,7 +62,7 @@ public struct SimulatorConfiguration: Sendable {
         kind: noActuator ? .none : (model.kind == .lra ? .lra : .erm),
         resonantFrequency: model.resonantFrequency,
         qualityFactor: model.qualityFactor,
-        frequencyRange: profile.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) },
+        frequencyRange: model.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) },
         amplitudeBits: profile.amplitudeBits,
         calibration: index < calibrated.count ? calibrated[index] : .notApplicable)
     }
@@ -80,7 +80,8 @@ public struct SimulatorConfiguration: Sendable {
     for (index, actuator) in actuators.enumerated() {
       if let problem = actuator.problem { return "channel \(index): \(problem)" }
     }
-    let highest = max(profile.frequencyControl?.upperBound ?? 0, actuators.map(\.resonantFrequency).max() ?? 0)
+    let highest = max(
+      profile.channels.compactMap(\.frequencyControl?.upperBound).max() ?? 0, actuators.map(\.resonantFrequency).max() ?? 0)
     if physicsRate < 16 * highest {
       return "physics rate \(Int(physicsRate)) Hz is below 16 × the highest drive frequency (\(Int(highest)) Hz)"
     }
