@@ -10,16 +10,16 @@ struct Convert: ParsableCommand {
     abstract: "Convert between AHAP, Meta Haptics Studio .haptic clips and Android vibration effects.",
     discussion: """
       The input is AHAP or a .haptic clip (a v0 .vij clip is upgraded), by --input-format, its \
-      extension or its content. --to (default: from the output's extension, .ahap/.json or \
-      .haptic) picks the output:
-        ahap              --style plain (default) keeps one curve per parameter; --style lofelt \
-      reproduces Lofelt's converter (16-point curves, events cut every 30 s, absolute \
-      control-point times: read them with --absolute-curve-times).
-        haptic            amplitude and frequency envelopes and emphases (docs/semantics.md §17.2).
-        android-waveform  VibrationEffect.createWaveform timings (ms) and amplitudes (0-255), as JSON.
-        android-envelope  Android 16's BasicEnvelopeBuilder control points, as JSON.
-      Every loss is a warning on standard error ("lost at 1.5 s: ..."); --json prints them in a \
-      summary. The output is written atomically: nothing is written when the input does not load.
+      extension or its content. --to picks the output (default: from the output's extension, \
+      .ahap or .json for AHAP, .haptic for a clip). ahap: --style plain (the default) keeps one \
+      curve per parameter, --style lofelt reproduces Lofelt's converter (16-point curves, events \
+      cut every 30 s, absolute control-point times: read them back with --absolute-curve-times). \
+      haptic: amplitude and frequency envelopes and emphases (docs/semantics.md §17.2). \
+      android-waveform: VibrationEffect.createWaveform timings (ms) and amplitudes (0-255); \
+      android-envelope: Android 16 BasicEnvelopeBuilder control points; both as JSON with a \
+      Kotlin line. Every loss is a warning on standard error ("lost at 1.5 s: ..."); --json \
+      prints a summary with them. The output is written atomically: nothing is written when the \
+      input does not load.
       """)
 
   @Argument(help: "The AHAP or .haptic file to convert.", completion: .file(extensions: ["ahap", "haptic", "vij", "json"]))
