@@ -15,9 +15,9 @@ void board_offsets(void) {
   OFFSET(BOARD_OFFSET_BOOT_COUNT, boot_count);
   OFFSET(BOARD_OFFSET_RESET_CAUSE, reset_cause);
   OFFSET(BOARD_OFFSET_WATCHDOG_FIRED, watchdog_fired);
-  OFFSET(BOARD_OFFSET_LEVEL, level);
-  OFFSET(BOARD_OFFSET_UNDERRUNS, underruns);
-  OFFSET(BOARD_OFFSET_LATE_SEGMENTS, late_segments);
+  OFFSET(BOARD_OFFSET_LEVEL, channels[0].level);
+  OFFSET(BOARD_OFFSET_UNDERRUNS, channels[0].underruns);
+  OFFSET(BOARD_OFFSET_LATE_SEGMENTS, channels[0].late_segments);
   OFFSET(BOARD_OFFSET_BAD_FRAMES, receiver.bad_frames);
   OFFSET(BOARD_OFFSET_LINK_LOST, link.lost);
   __asm__ volatile("\n->BOARD_SIZE %0" ::"n"(sizeof(board_t)));

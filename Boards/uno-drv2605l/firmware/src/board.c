@@ -1,6 +1,10 @@
 /*
- * board.c — the board application: boot (reset notice), message dispatch, playback of the
+ * board.c — the board application: boot (reset notice), message dispatch, playback of each
  * channel's queue at frame boundaries, the host watchdog, calibration and ROM effects.
+ *
+ * Channels: BOARD_CHANNEL_COUNT of them (board_config.h), each with its own queue and level;
+ * the driver back end gets channel c's level through drive_output(). This board's back end is
+ * the DRV2605L (one channel: the chip's real-time playback input).
  */
 #include "board.h"
 
@@ -29,14 +33,10 @@ static uint8_t dynamic_payload(uint8_t type, uint8_t *out) {
       .watchdog_ms = board.watchdog_ms,
       .features = BOARD_FEATURES,
       .channel_count = BOARD_CHANNEL_COUNT,
-      .kind = BOARD_CHANNEL_KIND,
-      .f0_x10 = BOARD_F0_X10,
-      .q_x100 = BOARD_Q_X100,
-      .freq_min = BOARD_FREQ_MIN,
-      .freq_max = BOARD_FREQ_MAX,
-      .amplitude_bits = BOARD_AMPLITUDE_BITS,
-      .calibration = board.drv.calibration,
+      .channels = BOARD_CHANNEL_INFO,
   };
+  /* The DRV2605L's calibration state is channel 0's. */
+  capabilities.channels[0].calibration = board.drv.calibration;
   wire_capabilities(&writer, &capabilities);
   return writer.length;
 }
@@ -49,9 +49,12 @@ static void send_error(uint8_t code, uint8_t message_type, uint16_t detail) {
   (void)link_send(&board.link, MSG_ERROR, payload, writer.length);
 }
 
-/* Drive queued or playing: what the watchdog guards (§6.7: `armed`). */
+/* Drive queued or playing on any channel: what the watchdog guards (§6.7: `armed`). */
 static bool driving(void) {
-  return board.queue.count > 0 || board.level != 0 || board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    if (board.channels[c].queue.count > 0 || board.channels[c].level != 0) return true;
+  }
+  return board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
 }
 
 static uint8_t watchdog_state(void) {
@@ -69,11 +72,17 @@ static void send_status(uint32_t now) {
       .faults = board.faults,
       .bad_frames = board.receiver.bad_frames,
       .channel_count = BOARD_CHANNEL_COUNT,
-      .channel = {.queue_fill = board.queue.count,
-                  .underruns = board.underruns,
-                  .late_segments = board.late_segments,
-                  .level = board.drv.state == DRV_STATE_RTP ? board.level : 0},
   };
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    const channel_t *channel = &board.channels[c];
+    status.channels[c] = (wire_channel_status_t){
+        .queue_fill = channel->queue.count,
+        .underruns = channel->underruns,
+        .late_segments = channel->late_segments,
+        /* Channel 0 drives the DRV2605L: its level counts only in real-time playback. */
+        .level = c == 0 && board.drv.state != DRV_STATE_RTP ? 0 : channel->level,
+    };
+  }
   wire_status(&writer, &status);
   /* `fired` is latched until a status reports it (§6.7). */
   if (link_send(&board.link, MSG_STATUS, payload, writer.length)) board.watchdog_fired = false;
@@ -103,31 +112,45 @@ static uint8_t drive_level(int16_t level) {
   return level < 0 ? 0 : level > 255 ? 255 : (uint8_t)level;
 }
 
-/* Drives the level due at `now` when a frame boundary passed or the queue changed. At a
- * boundary the level computed ahead goes out first, so the RTP write is not delayed by the
- * divisions of a ramp; the bookkeeping (finished segments, underruns, the next boundary and
- * its level) follows. */
-static void playback_update(uint32_t now) {
-  /* Due at a frame boundary (or when the queue changed). The level is computed from the queue
-   * as it is now, never written ahead from a level computed at the previous boundary: that
-   * early write could be stale (written, then corrected 41 us later, and a frame of a steep
-   * ramp held a level too low: 2 of 13 emulated runs, 0 of 24 without it). */
-  if (!board.reevaluate && time_diff(now, board.next_eval) < 0) return;
-  board.reevaluate = false;
-  bool dry = queue_drop_finished(&board.queue, now);
-  uint8_t drive = drive_level(queue_level(&board.queue, now, &board.next_eval));
-  if (dry && board.level != 0 && board.underruns != 0xFFFF) board.underruns++;
-  board.level = drive;
-  drv_set_level(&board.drv, drive);
+/* Gives channel `c`'s level to the driver back end: the DRV2605L's RTP input for channel 0. */
+static void drive_output(uint8_t c, int16_t level) {
+  if (c == 0) drv_set_level(&board.drv, drive_level(level));
 }
 
-/* Level 0 and an empty queue now (stop, watchdog, calibration). The DRV2605L brakes by
- * itself in closed loop when its input drops below the back-EMF. */
-static void stop_channel(void) {
-  queue_clear(&board.queue);
-  drv_stop(&board.drv);
-  board.level = 0;
-  board.reevaluate = true;
+/* Drives channel `c`'s level due at `now` when a frame boundary passed or its queue changed.
+ * The level is computed from the queue as it is now, never written ahead from a level
+ * computed at the previous boundary: that early write could be stale (written, then corrected
+ * 41 us later, and a frame of a steep ramp held a level too low: 2 of 13 emulated runs, 0 of
+ * 24 without it). */
+static void playback_update_channel(uint8_t c, uint32_t now) {
+  channel_t *channel = &board.channels[c];
+  if (!channel->reevaluate && time_diff(now, channel->next_eval) < 0) return;
+  channel->reevaluate = false;
+  bool dry = queue_drop_finished(&channel->queue, now);
+  int16_t level = drive_level(queue_level(&channel->queue, now, &channel->next_eval));
+  if (dry && channel->level != 0 && channel->underruns != 0xFFFF) channel->underruns++;
+  channel->level = level;
+  drive_output(c, level);
+}
+
+static void playback_update(uint32_t now) {
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) playback_update_channel(c, now);
+}
+
+/* Level 0 and an empty queue now on channel `c` (stop, watchdog, calibration). The DRV2605L
+ * brakes by itself in closed loop when its input drops below the back-EMF. */
+static void stop_channel(uint8_t c) {
+  channel_t *channel = &board.channels[c];
+  queue_clear(&channel->queue);
+  if (c == 0) drv_stop(&board.drv);
+  channel->level = 0;
+  channel->reevaluate = true;
+}
+
+static void stop_channels(uint8_t mask) {
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    if (mask & (1u << c)) stop_channel(c);
+  }
 }
 
 /* ---- Requests ---- */
@@ -149,13 +172,14 @@ static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, u
     return;
   }
   /* `queue` and `replace` share the cut: see queue_insert_batch. */
-  queue_result_t result = queue_insert_batch(&board.queue, payload, length, now);
+  channel_t *channel = &board.channels[header.channel];
+  queue_result_t result = queue_insert_batch(&channel->queue, payload, length, now);
   if (result.error != 0) {
     send_error(result.error, type, result.detail);
     return;
   }
-  if (result.late && board.late_segments != 0xFFFF) board.late_segments++;
-  board.reevaluate = true;
+  if (result.late && channel->late_segments != 0xFFFF) channel->late_segments++;
+  channel->reevaluate = true;
 }
 
 static void handle_rom_effect(const uint8_t *payload, uint8_t length, uint32_t now) {
@@ -211,7 +235,7 @@ static void dispatch(const frame_t *frame, uint32_t now) {
     case MSG_STOP: {
       uint8_t mask = wire_get_u8(&reader);
       if (!wire_reader_done(&reader)) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-      else if (mask & 0x01) stop_channel();
+      else stop_channels(mask);
       break;
     }
     case MSG_STATUS_REQUEST:
@@ -230,7 +254,7 @@ static void dispatch(const frame_t *frame, uint32_t now) {
       } else if (calibrating()) {
         send_error(ERR_BUSY, frame->type, 0);
       } else {
-        stop_channel(); /* the channel plays nothing while calibrating */
+        stop_channel(channel); /* the channel plays nothing while calibrating */
         drv_calibration_begin(&board.drv, now);
       }
       break;
@@ -278,18 +302,21 @@ void board_init(void) {
   board.boot_count = hal_boot_count_increment();
   board.reset_cause = hal_reset_cause();
   link_init(&board.link, (uint8_t)board.boot_count, dynamic_payload);
-  queue_init(&board.queue);
   board.faults = drv_init(&board.drv) ? 0 : FAULT_DRIVER_NOT_RESPONDING;
   board.watchdog_ms = BOARD_WATCHDOG_MS_DEFAULT;
   board.watchdog_fired = false;
-  board.level = 0;
-  board.underruns = 0;
-  board.late_segments = 0;
-  board.reevaluate = true;
   board.calibration_result_pending = false;
   uint32_t now = hal_ticks();
   board.last_valid = now;
-  board.next_eval = now;
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    channel_t *channel = &board.channels[c];
+    queue_init(&channel->queue);
+    channel->level = 0;
+    channel->underruns = 0;
+    channel->late_segments = 0;
+    channel->reevaluate = true;
+    channel->next_eval = now;
+  }
   /* The first frame after boot: the reset notice, with SYN (§6.9). */
   uint8_t payload[3];
   wire_writer_t writer;
@@ -305,9 +332,11 @@ static uint32_t earliest(uint32_t now, uint32_t a, uint32_t b) {
 }
 
 uint32_t board_deadline(uint32_t now) {
-  if (board.reevaluate) return now;
-  uint32_t deadline = board.next_eval;
-  deadline = earliest(now, deadline, link_deadline(&board.link, now));
+  uint32_t deadline = link_deadline(&board.link, now);
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    if (board.channels[c].reevaluate) return now;
+    deadline = earliest(now, deadline, board.channels[c].next_eval);
+  }
   deadline = earliest(now, deadline, drv_deadline(&board.drv, now));
   if (driving()) {
     deadline = earliest(now, deadline, board.last_valid + (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS);
@@ -333,7 +362,7 @@ void board_poll(void) {
     board.calibration_event = (uint8_t)event;
     board.calibration_result_pending = true;
   } else if (event == DRV_EVENT_ROM_FINISHED) {
-    board.reevaluate = true; /* back in RTP: drive the queue's level again */
+    board.channels[0].reevaluate = true; /* back in RTP: drive the queue's level again */
   }
   if (board.calibration_result_pending && send_calibration_outcome(board.calibration_event)) {
     board.calibration_result_pending = false;
@@ -341,7 +370,7 @@ void board_poll(void) {
 
   /* Host watchdog: silence for watchdog_ms stops the drive, if there is any to stop. */
   if (driving() && (uint32_t)(now - board.last_valid) >= (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS) {
-    stop_channel();
+    stop_channels(0xFF);
     board.watchdog_fired = true;
   }
 

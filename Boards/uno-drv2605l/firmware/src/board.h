@@ -1,5 +1,5 @@
 /*
- * board.h — the board application: message handling (docs/protocol.md §6), the channel's
+ * board.h — the board application: message handling (docs/protocol.md §6), each channel's
  * playback, the host watchdog, status and faults. It owns the link, the queue and the driver;
  * main_avr.c (or a test) calls board_init() once and board_poll() forever.
  */
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "board_config.h"
 #include "drv2605.h"
 #include "frame.h"
 #include "link.h"
@@ -25,10 +26,19 @@
 #define WATCHDOG_ARMED 1
 #define WATCHDOG_FIRED 2
 
+/* One channel's playback: its queue and the level it drives now. */
+typedef struct {
+  segment_queue_t queue;
+  int16_t level;      /* drive level now (what the driver was given) */
+  uint32_t next_eval; /* when the level may change next */
+  bool reevaluate;    /* the queue changed: evaluate now */
+  uint16_t underruns;
+  uint16_t late_segments;
+} channel_t;
+
 typedef struct {
   frame_receiver_t receiver;
   link_t link;
-  segment_queue_t queue;
   drv_t drv;
 
   uint16_t boot_count;
@@ -40,12 +50,8 @@ typedef struct {
   uint32_t last_valid; /* ticks of the last frame that passed the CRC */
   bool watchdog_fired;
 
-  /* Playback of channel 0. */
-  uint8_t level;       /* drive level now (0..255, what RTP_INPUT gets) */
-  uint32_t next_eval;  /* when the level may change next */
-  bool reevaluate;     /* the queue changed: evaluate now */
-  uint16_t underruns;
-  uint16_t late_segments;
+  /* Playback, channel by channel. */
+  channel_t channels[BOARD_CHANNEL_COUNT];
 
   bool calibration_result_pending; /* a result waits for a window slot */
   uint8_t calibration_event;       /* DRV_EVENT_CALIBRATED or _FAILED */

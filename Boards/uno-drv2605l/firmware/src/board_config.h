@@ -61,5 +61,8 @@
 #define BOARD_TICKS_PER_MS (BOARD_CLOCK_HZ / 1000UL)
 #define BOARD_TICKS_PER_FRAME (BOARD_TICKS_PER_MS * BOARD_FRAME_PERIOD_US / 1000UL)
 #define BOARD_CHANNEL_COUNT 1
+/* Each channel as `capabilities` announce it (kind, f0 x10, Q x100, frequency range, level
+ * bits, calibration state filled in at run time). */
+#define BOARD_CHANNEL_INFO {{BOARD_CHANNEL_KIND, BOARD_F0_X10, BOARD_Q_X100, BOARD_FREQ_MIN, BOARD_FREQ_MAX, BOARD_AMPLITUDE_BITS, 0}}
 
 #endif

@@ -93,14 +93,15 @@ void wire_capabilities(wire_writer_t *writer, const wire_capabilities_t *c) {
   wire_put_u16(writer, c->watchdog_ms);
   wire_put_u16(writer, c->features);
   wire_put_u8(writer, c->channel_count);
-  for (uint8_t i = 0; i < c->channel_count; i++) {
-    wire_put_u8(writer, c->kind);
-    wire_put_u16(writer, c->f0_x10);
-    wire_put_u16(writer, c->q_x100);
-    wire_put_u16(writer, c->freq_min);
-    wire_put_u16(writer, c->freq_max);
-    wire_put_u8(writer, c->amplitude_bits);
-    wire_put_u8(writer, c->calibration);
+  for (uint8_t i = 0; i < c->channel_count && i < WIRE_MAX_CHANNELS; i++) {
+    const wire_channel_info_t *channel = &c->channels[i];
+    wire_put_u8(writer, channel->kind);
+    wire_put_u16(writer, channel->f0_x10);
+    wire_put_u16(writer, channel->q_x100);
+    wire_put_u16(writer, channel->freq_min);
+    wire_put_u16(writer, channel->freq_max);
+    wire_put_u8(writer, channel->amplitude_bits);
+    wire_put_u8(writer, channel->calibration);
   }
 }
 
@@ -115,11 +116,12 @@ void wire_status(wire_writer_t *writer, const wire_status_t *s) {
   wire_put_u8(writer, s->faults);
   wire_put_u16(writer, s->bad_frames);
   wire_put_u8(writer, s->channel_count);
-  for (uint8_t i = 0; i < s->channel_count; i++) {
-    wire_put_u16(writer, s->channel.queue_fill);
-    wire_put_u16(writer, s->channel.underruns);
-    wire_put_u16(writer, s->channel.late_segments);
-    wire_put_u16(writer, (uint16_t)s->channel.level);
+  for (uint8_t i = 0; i < s->channel_count && i < WIRE_MAX_CHANNELS; i++) {
+    const wire_channel_status_t *channel = &s->channels[i];
+    wire_put_u16(writer, channel->queue_fill);
+    wire_put_u16(writer, channel->underruns);
+    wire_put_u16(writer, channel->late_segments);
+    wire_put_u16(writer, (uint16_t)channel->level);
   }
 }
 

@@ -46,6 +46,20 @@ bool wire_reader_done(const wire_reader_t *reader);
 /* Largest payload the board sends (capabilities, 60 bytes for this board). */
 #define WIRE_MAX_BOARD_PAYLOAD 64
 
+/* Channels a board announces at most (capabilities and status carry one entry per channel). */
+#define WIRE_MAX_CHANNELS 4
+
+/* One channel as `capabilities` announce it (§6.3). */
+typedef struct {
+  uint8_t kind;
+  uint16_t f0_x10;
+  uint16_t q_x100;
+  uint16_t freq_min;
+  uint16_t freq_max;
+  uint8_t amplitude_bits;
+  uint8_t calibration;
+} wire_channel_info_t;
+
 typedef struct {
   uint8_t protocol_version;
   const char *firmware_name;
@@ -57,15 +71,8 @@ typedef struct {
   uint16_t queue_depth;
   uint16_t watchdog_ms;
   uint16_t features;
-  /* One channel (this board has one; the encoder writes channel_count copies of it). */
-  uint8_t channel_count;
-  uint8_t kind;
-  uint16_t f0_x10;
-  uint16_t q_x100;
-  uint16_t freq_min;
-  uint16_t freq_max;
-  uint8_t amplitude_bits;
-  uint8_t calibration;
+  uint8_t channel_count; /* at most WIRE_MAX_CHANNELS */
+  wire_channel_info_t channels[WIRE_MAX_CHANNELS];
 } wire_capabilities_t;
 
 typedef struct {
@@ -80,8 +87,8 @@ typedef struct {
   uint8_t watchdog; /* 0 idle, 1 armed, 2 fired */
   uint8_t faults;
   uint16_t bad_frames;
-  uint8_t channel_count; /* 0 or 1 here */
-  wire_channel_status_t channel;
+  uint8_t channel_count; /* at most WIRE_MAX_CHANNELS */
+  wire_channel_status_t channels[WIRE_MAX_CHANNELS];
 } wire_status_t;
 
 void wire_capabilities(wire_writer_t *writer, const wire_capabilities_t *capabilities);

@@ -127,7 +127,7 @@ static void fail(const char *what, const char *condition, int line) {
           condition, (unsigned long long)fake.now, st.polls);
   fprintf(stderr, "  queue %u (head %u), level %u, drv state %d rtp %d, RTP_INPUT %u MODE 0x%02X, link count %u sent %u "
                   "resend %u, watchdog %u ms, last valid %u\n",
-          board.queue.count, board.queue.head, board.level, (int)board.drv.state, board.drv.rtp, fake.regs[DRV_REG_RTP_INPUT],
+          board.channels[0].queue.count, board.channels[0].queue.head, board.channels[0].level, (int)board.drv.state, board.drv.rtp, fake.regs[DRV_REG_RTP_INPUT],
           fake.regs[DRV_REG_MODE], board.link.count, board.link.sent, board.link.resend, board.watchdog_ms,
           (unsigned)board.last_valid);
   abort();
@@ -165,12 +165,12 @@ CHECKER static int64_t divide_rounded(int64_t n, int64_t d) {
 }
 
 CHECKER static const segment_t *segment(uint8_t offset) {
-  return &board.queue.segments[(board.queue.head + offset) % BOARD_QUEUE_DEPTH];
+  return &board.channels[0].queue.segments[(board.channels[0].queue.head + offset) % BOARD_QUEUE_DEPTH];
 }
 
 /* The level §6.5 says is driven now, from the queued segments. */
 CHECKER static int32_t reference_level(uint32_t now) {
-  if (board.queue.count == 0) return 0;
+  if (board.channels[0].queue.count == 0) return 0;
   const segment_t *s = segment(0);
   REQUIRE(time_diff(now, s->end) < 0, "a finished segment heads the queue");
   if (time_diff(now, s->start) < 0) return 0;
@@ -182,7 +182,7 @@ CHECKER static int32_t reference_level(uint32_t now) {
 }
 
 CHECKER static bool driving(void) {
-  return board.queue.count > 0 || board.level != 0 || board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
+  return board.channels[0].queue.count > 0 || board.channels[0].level != 0 || board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
 }
 
 CHECKER static bool chip_checkable(void) { return board.drv.present && !st.i2c_trouble; }
@@ -190,7 +190,7 @@ CHECKER static bool chip_checkable(void) { return board.drv.present && !st.i2c_t
 /* ---- Invariants of the board's state ---- */
 
 CHECKER static void check_queue(uint32_t now) {
-  const segment_queue_t *q = &board.queue;
+  const segment_queue_t *q = &board.channels[0].queue;
   REQUIRE(q->count <= BOARD_QUEUE_DEPTH, "queue count beyond its depth");
   REQUIRE(q->head < BOARD_QUEUE_DEPTH, "queue head outside the ring");
   for (uint8_t i = 0; i < q->count; i++) {
@@ -230,17 +230,17 @@ CHECKER static void check_board(void) {
   check_link();
 
   /* §6.5: the level driven. */
-  REQUIRE(board.level == reference_level(now), "the level driven is not the segment's frame level");
+  REQUIRE(board.channels[0].level == reference_level(now), "the level driven is not the segment's frame level");
 
   /* The driver. */
   if (board.drv.state == DRV_STATE_CALIBRATING) {
-    REQUIRE(board.queue.count == 0 && board.level == 0, "drive queued or playing while calibrating (§6.10)");
+    REQUIRE(board.channels[0].queue.count == 0 && board.channels[0].level == 0, "drive queued or playing while calibrating (§6.10)");
   }
   if (chip_checkable()) {
     switch (board.drv.state) {
       case DRV_STATE_RTP:
         REQUIRE(fake.regs[DRV_REG_MODE] == DRV_MODE_RTP, "real-time playback but MODE is not RTP");
-        REQUIRE(board.drv.rtp == board.level && fake.regs[DRV_REG_RTP_INPUT] == board.level,
+        REQUIRE(board.drv.rtp == board.channels[0].level && fake.regs[DRV_REG_RTP_INPUT] == board.channels[0].level,
                 "RTP_INPUT does not hold the level driven");
         break;
       case DRV_STATE_ROM_PLAYING:
@@ -269,12 +269,12 @@ CHECKER static void check_writes(void) {
   if (!chip_checkable() || board.last_valid == (uint32_t)fake.now || fake.write_count >= FAKE_MAX_WRITES) return;
   for (size_t i = st.writes_before; i < fake.write_count; i++) {
     if (fake.writes[i].reg != DRV_REG_RTP_INPUT || fake.writes[i].value == 0) continue;
-    REQUIRE(fake.writes[i].value == board.level, "a level other than the frame's was written to RTP_INPUT");
+    REQUIRE(fake.writes[i].value == board.channels[0].level, "a level other than the frame's was written to RTP_INPUT");
   }
 }
 
 CHECKER static void check_stopped(const char *when) {
-  bool stopped = board.queue.count == 0 && board.level == 0 && !board.drv.rom_pending &&
+  bool stopped = board.channels[0].queue.count == 0 && board.channels[0].level == 0 && !board.drv.rom_pending &&
                  board.drv.state != DRV_STATE_ROM_PLAYING;
   if (stopped && chip_checkable() && board.drv.state == DRV_STATE_RTP) stopped = fake.regs[DRV_REG_RTP_INPUT] == 0;
   if (!stopped) fprintf(stderr, "fuzz_board: %s\n", when);
@@ -476,7 +476,7 @@ static void advance(uint64_t ticks) {
     uart_after();
     check_board();
     check_writes();
-    if (board.level > st.max_level) st.max_level = board.level;
+    if (board.channels[0].level > st.max_level) st.max_level = board.channels[0].level;
     if (board.watchdog_fired && st.watchdog_fires == 0) st.watchdog_fires = 1;
     if (fake.tx_length > (st.live_host ? 0u : TX_READ_AT)) drain();
     note_rx();
@@ -697,7 +697,7 @@ static void print_trace(void) {
           "%u out of order%s%s\n",
           st.ops, st.polls, (double)(fake.now - st.boot) / BOARD_TICKS_PER_MS, st.out_frames, st.errors, st.max_level,
           st.stops_checked, st.watchdog_fires ? "fired" : "quiet", st.calibration_results, (int)board.drv.state,
-          board.queue.count, board.underruns, board.late_segments, board.receiver.bad_frames, l->following,
+          board.channels[0].queue.count, board.channels[0].underruns, board.channels[0].late_segments, board.receiver.bad_frames, l->following,
           l->timeouts_total, l->fast_recoveries, l->naks_sent, l->polls_sent, l->duplicates,
           l->out_of_order, l->lost ? ", lost" : "", st.exhausted ? ", poll budget exhausted" : "");
 }

@@ -140,7 +140,7 @@ static void board_messages_encode_exactly(void) {
    * calibrated. */
   wire_writer_init(&w, payload, sizeof payload);
   wire_capabilities_t caps = {1, "hapticctl-uno", "1.0.0", "uno-drv2605l", 3, 1000000, 1000, 32, 100, 0x1B,
-                              1, 1, 1750, 0, 0, 0, 8, 2};
+                              1, {{1, 1750, 0, 0, 0, 8, 2}}};
   wire_capabilities(&w, &caps);
   CHECK(!w.overflow);
   check_encoding("capabilities", MSG_CAPABILITIES, payload, w.length);
@@ -150,7 +150,7 @@ static void board_messages_encode_exactly(void) {
   check_encoding("clock", MSG_CLOCK, payload, w.length);
 
   wire_writer_init(&w, payload, sizeof payload);
-  wire_status_t status = {123700, 1, 0, 2, 1, {4, 0, 1, 60}};
+  wire_status_t status = {123700, 1, 0, 2, 1, {{4, 0, 1, 60}}};
   wire_status(&w, &status);
   check_encoding("status", MSG_STATUS, payload, w.length);
 
