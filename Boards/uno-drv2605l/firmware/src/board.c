@@ -9,6 +9,7 @@
 #include "board.h"
 
 #include "board_config.h"
+#include "driver.h"
 #include "hal.h"
 #include "wire.h"
 
@@ -35,8 +36,7 @@ static uint8_t dynamic_payload(uint8_t type, uint8_t *out) {
       .channel_count = BOARD_CHANNEL_COUNT,
       .channels = BOARD_CHANNEL_INFO,
   };
-  /* The DRV2605L's calibration state is channel 0's. */
-  capabilities.channels[0].calibration = board.drv.calibration;
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) capabilities.channels[c].calibration = driver_calibration_state(c);
   wire_capabilities(&writer, &capabilities);
   return writer.length;
 }
@@ -54,7 +54,7 @@ static bool driving(void) {
   for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
     if (board.channels[c].queue.count > 0 || board.channels[c].level != 0) return true;
   }
-  return board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
+  return driver_effect_active();
 }
 
 static uint8_t watchdog_state(void) {
@@ -79,8 +79,8 @@ static void send_status(uint32_t now) {
         .queue_fill = channel->queue.count,
         .underruns = channel->underruns,
         .late_segments = channel->late_segments,
-        /* Channel 0 drives the DRV2605L: its level counts only in real-time playback. */
-        .level = c == 0 && board.drv.state != DRV_STATE_RTP ? 0 : channel->level,
+        /* While an effect or a calibration has the actuator, the queue's level does not play. */
+        .level = driver_follows_level(c) ? channel->level : 0,
     };
   }
   wire_status(&writer, &status);
@@ -93,8 +93,8 @@ static void send_status(uint32_t now) {
  * not finish. False when the window is full (try again later). */
 static bool send_calibration_outcome(uint8_t event) {
   if (!link_has_room(&board.link)) return false;
-  const drv_calibration_t *result = &board.drv.result;
-  if (event == DRV_EVENT_CALIBRATION_FAILED) {
+  const driver_calibration_t *result = driver_calibration_result();
+  if (event == DRIVER_EVENT_CALIBRATION_FAILED) {
     send_error(ERR_CALIBRATION_FAILED, MSG_CALIBRATE, result->status);
     return true;
   }
@@ -107,14 +107,15 @@ static bool send_calibration_outcome(uint8_t event) {
 
 /* ---- Playback ---- */
 
-static uint8_t drive_level(int16_t level) {
-  /* No signed levels on this board: negative levels clamp to 0; 255 is full scale. */
-  return level < 0 ? 0 : level > 255 ? 255 : (uint8_t)level;
-}
-
-/* Gives channel `c`'s level to the driver back end: the DRV2605L's RTP input for channel 0. */
-static void drive_output(uint8_t c, int16_t level) {
-  if (c == 0) drv_set_level(&board.drv, drive_level(level));
+/* A queued level within what the board drives: 0…2^bits − 1, or ±(2^(bits−1) − 1) with
+ * signed levels. */
+static int16_t clamp_level(int16_t level) {
+#if BOARD_FEATURES & BOARD_FEATURE_SIGNED_LEVELS
+  const int16_t most = (int16_t)((1 << (BOARD_AMPLITUDE_BITS - 1)) - 1), least = (int16_t)-most;
+#else
+  const int16_t most = (int16_t)((1L << BOARD_AMPLITUDE_BITS) - 1), least = 0;
+#endif
+  return level < least ? least : level > most ? most : level;
 }
 
 /* Drives channel `c`'s level due at `now` when a frame boundary passed or its queue changed.
@@ -127,22 +128,22 @@ static void playback_update_channel(uint8_t c, uint32_t now) {
   if (!channel->reevaluate && time_diff(now, channel->next_eval) < 0) return;
   channel->reevaluate = false;
   bool dry = queue_drop_finished(&channel->queue, now);
-  int16_t level = drive_level(queue_level(&channel->queue, now, &channel->next_eval));
+  int16_t level = clamp_level(queue_level(&channel->queue, now, &channel->next_eval));
   if (dry && channel->level != 0 && channel->underruns != 0xFFFF) channel->underruns++;
   channel->level = level;
-  drive_output(c, level);
+  driver_output(c, level);
 }
 
 static void playback_update(uint32_t now) {
   for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) playback_update_channel(c, now);
 }
 
-/* Level 0 and an empty queue now on channel `c` (stop, watchdog, calibration). The DRV2605L
- * brakes by itself in closed loop when its input drops below the back-EMF. */
+/* Level 0 and an empty queue now on channel `c` (stop, watchdog, calibration); the driver stops
+ * (the DRV2605L brakes by itself in closed loop when its input drops below the back-EMF). */
 static void stop_channel(uint8_t c) {
   channel_t *channel = &board.channels[c];
   queue_clear(&channel->queue);
-  if (c == 0) drv_stop(&board.drv);
+  driver_stop(c);
   channel->level = 0;
   channel->reevaluate = true;
 }
@@ -155,7 +156,7 @@ static void stop_channels(uint8_t mask) {
 
 /* ---- Requests ---- */
 
-static bool calibrating(void) { return board.drv.state == DRV_STATE_CALIBRATING; }
+static bool calibrating(void) { return driver_calibrating(); }
 
 static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, uint32_t now) {
   wire_batch_t header;
@@ -191,6 +192,8 @@ static void handle_rom_effect(const uint8_t *payload, uint8_t length, uint32_t n
   uint32_t start = wire_get_u32(&reader);
   if (!wire_reader_done(&reader) || library < 1 || library > 7 || effect < 1 || effect > 123) {
     send_error(ERR_BAD_PAYLOAD, MSG_PLAY_ROM_EFFECT, 0);
+  } else if (!(BOARD_FEATURES & BOARD_FEATURE_ROM_EFFECTS)) {
+    send_error(ERR_NOT_SUPPORTED, MSG_PLAY_ROM_EFFECT, 0);
   } else if (channel >= BOARD_CHANNEL_COUNT) {
     send_error(ERR_BAD_CHANNEL, MSG_PLAY_ROM_EFFECT, channel);
   } else if (calibrating()) {
@@ -198,7 +201,7 @@ static void handle_rom_effect(const uint8_t *payload, uint8_t length, uint32_t n
   } else if (time_diff(start, now) < 0) {
     send_error(ERR_TIME_IN_PAST, MSG_PLAY_ROM_EFFECT, 0);
   } else {
-    drv_rom_schedule(&board.drv, library, effect, start);
+    driver_play_effect(channel, library, effect, start);
   }
 }
 
@@ -249,13 +252,15 @@ static void dispatch(const frame_t *frame, uint32_t now) {
       uint8_t channel = wire_get_u8(&reader);
       if (!wire_reader_done(&reader)) {
         send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+      } else if (!(BOARD_FEATURES & BOARD_FEATURE_CALIBRATION)) {
+        send_error(ERR_NOT_SUPPORTED, frame->type, 0);
       } else if (channel >= BOARD_CHANNEL_COUNT) {
         send_error(ERR_BAD_CHANNEL, frame->type, channel);
       } else if (calibrating()) {
         send_error(ERR_BUSY, frame->type, 0);
       } else {
         stop_channel(channel); /* the channel plays nothing while calibrating */
-        drv_calibration_begin(&board.drv, now);
+        driver_calibrate(channel, now);
       }
       break;
     }
@@ -302,7 +307,7 @@ void board_init(void) {
   board.boot_count = hal_boot_count_increment();
   board.reset_cause = hal_reset_cause();
   link_init(&board.link, (uint8_t)board.boot_count, dynamic_payload);
-  board.faults = drv_init(&board.drv) ? 0 : FAULT_DRIVER_NOT_RESPONDING;
+  board.faults = driver_init() ? 0 : FAULT_DRIVER_NOT_RESPONDING;
   board.watchdog_ms = BOARD_WATCHDOG_MS_DEFAULT;
   board.watchdog_fired = false;
   board.calibration_result_pending = false;
@@ -337,7 +342,7 @@ uint32_t board_deadline(uint32_t now) {
     if (board.channels[c].reevaluate) return now;
     deadline = earliest(now, deadline, board.channels[c].next_eval);
   }
-  deadline = earliest(now, deadline, drv_deadline(&board.drv, now));
+  deadline = earliest(now, deadline, driver_deadline(now));
   if (driving()) {
     deadline = earliest(now, deadline, board.last_valid + (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS);
   }
@@ -357,12 +362,12 @@ void board_poll(void) {
   }
   uint32_t now = hal_ticks();
 
-  drv_event_t event = drv_poll(&board.drv, now);
-  if (event == DRV_EVENT_CALIBRATED || event == DRV_EVENT_CALIBRATION_FAILED) {
+  driver_event_t event = driver_poll(now);
+  if (event == DRIVER_EVENT_CALIBRATED || event == DRIVER_EVENT_CALIBRATION_FAILED) {
     board.calibration_event = (uint8_t)event;
     board.calibration_result_pending = true;
-  } else if (event == DRV_EVENT_ROM_FINISHED) {
-    board.channels[0].reevaluate = true; /* back in RTP: drive the queue's level again */
+  } else if (event == DRIVER_EVENT_EFFECT_FINISHED) {
+    for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) board.channels[c].reevaluate = true; /* drive the queues' levels again */
   }
   if (board.calibration_result_pending && send_calibration_outcome(board.calibration_event)) {
     board.calibration_result_pending = false;

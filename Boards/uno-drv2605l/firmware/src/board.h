@@ -1,6 +1,7 @@
 /*
  * board.h — the board application: message handling (docs/protocol.md §6), each channel's
- * playback, the host watchdog, status and faults. It owns the link, the queue and the driver;
+ * playback, the host watchdog, status and faults. It owns the link and the channels' queues and reaches the
+ * driver through driver.h;
  * main_avr.c (or a test) calls board_init() once and board_poll() forever.
  */
 #ifndef BOARD_H
@@ -10,10 +11,14 @@
 #include <stdint.h>
 
 #include "board_config.h"
-#include "drv2605.h"
 #include "frame.h"
 #include "link.h"
 #include "queue.h"
+
+/* Feature bits of BOARD_FEATURES (§6.3). */
+#define BOARD_FEATURE_CALIBRATION 0x08
+#define BOARD_FEATURE_ROM_EFFECTS 0x10
+#define BOARD_FEATURE_SIGNED_LEVELS 0x20
 
 /* Fault bits (§6.8). */
 #define FAULT_OVER_TEMPERATURE 0x01
@@ -39,7 +44,6 @@ typedef struct {
 typedef struct {
   frame_receiver_t receiver;
   link_t link;
-  drv_t drv;
 
   uint16_t boot_count;
   uint8_t reset_cause;
@@ -54,7 +58,7 @@ typedef struct {
   channel_t channels[BOARD_CHANNEL_COUNT];
 
   bool calibration_result_pending; /* a result waits for a window slot */
-  uint8_t calibration_event;       /* DRV_EVENT_CALIBRATED or _FAILED */
+  uint8_t calibration_event;       /* DRIVER_EVENT_CALIBRATED or _FAILED */
 } board_t;
 
 extern board_t board;

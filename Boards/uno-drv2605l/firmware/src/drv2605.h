@@ -94,6 +94,9 @@ typedef struct {
   drv_calibration_t result;
 } drv_t;
 
+/* The board's chip (drv2605_backend.c, the driver back end over these functions). */
+extern drv_t drv2605;
+
 /* Checks the id and configures the chip for RTP; returns `present`. */
 bool drv_init(drv_t *drv);
 

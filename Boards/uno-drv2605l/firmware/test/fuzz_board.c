@@ -127,7 +127,7 @@ static void fail(const char *what, const char *condition, int line) {
           condition, (unsigned long long)fake.now, st.polls);
   fprintf(stderr, "  queue %u (head %u), level %u, drv state %d rtp %d, RTP_INPUT %u MODE 0x%02X, link count %u sent %u "
                   "resend %u, watchdog %u ms, last valid %u\n",
-          board.channels[0].queue.count, board.channels[0].queue.head, board.channels[0].level, (int)board.drv.state, board.drv.rtp, fake.regs[DRV_REG_RTP_INPUT],
+          board.channels[0].queue.count, board.channels[0].queue.head, board.channels[0].level, (int)drv2605.state, drv2605.rtp, fake.regs[DRV_REG_RTP_INPUT],
           fake.regs[DRV_REG_MODE], board.link.count, board.link.sent, board.link.resend, board.watchdog_ms,
           (unsigned)board.last_valid);
   abort();
@@ -182,10 +182,10 @@ CHECKER static int32_t reference_level(uint32_t now) {
 }
 
 CHECKER static bool driving(void) {
-  return board.channels[0].queue.count > 0 || board.channels[0].level != 0 || board.drv.rom_pending || board.drv.state == DRV_STATE_ROM_PLAYING;
+  return board.channels[0].queue.count > 0 || board.channels[0].level != 0 || drv2605.rom_pending || drv2605.state == DRV_STATE_ROM_PLAYING;
 }
 
-CHECKER static bool chip_checkable(void) { return board.drv.present && !st.i2c_trouble; }
+CHECKER static bool chip_checkable(void) { return drv2605.present && !st.i2c_trouble; }
 
 /* ---- Invariants of the board's state ---- */
 
@@ -233,14 +233,14 @@ CHECKER static void check_board(void) {
   REQUIRE(board.channels[0].level == reference_level(now), "the level driven is not the segment's frame level");
 
   /* The driver. */
-  if (board.drv.state == DRV_STATE_CALIBRATING) {
+  if (drv2605.state == DRV_STATE_CALIBRATING) {
     REQUIRE(board.channels[0].queue.count == 0 && board.channels[0].level == 0, "drive queued or playing while calibrating (§6.10)");
   }
   if (chip_checkable()) {
-    switch (board.drv.state) {
+    switch (drv2605.state) {
       case DRV_STATE_RTP:
         REQUIRE(fake.regs[DRV_REG_MODE] == DRV_MODE_RTP, "real-time playback but MODE is not RTP");
-        REQUIRE(board.drv.rtp == board.channels[0].level && fake.regs[DRV_REG_RTP_INPUT] == board.channels[0].level,
+        REQUIRE(drv2605.rtp == board.channels[0].level && fake.regs[DRV_REG_RTP_INPUT] == board.channels[0].level,
                 "RTP_INPUT does not hold the level driven");
         break;
       case DRV_STATE_ROM_PLAYING:
@@ -274,9 +274,9 @@ CHECKER static void check_writes(void) {
 }
 
 CHECKER static void check_stopped(const char *when) {
-  bool stopped = board.channels[0].queue.count == 0 && board.channels[0].level == 0 && !board.drv.rom_pending &&
-                 board.drv.state != DRV_STATE_ROM_PLAYING;
-  if (stopped && chip_checkable() && board.drv.state == DRV_STATE_RTP) stopped = fake.regs[DRV_REG_RTP_INPUT] == 0;
+  bool stopped = board.channels[0].queue.count == 0 && board.channels[0].level == 0 && !drv2605.rom_pending &&
+                 drv2605.state != DRV_STATE_ROM_PLAYING;
+  if (stopped && chip_checkable() && drv2605.state == DRV_STATE_RTP) stopped = fake.regs[DRV_REG_RTP_INPUT] == 0;
   if (!stopped) fprintf(stderr, "fuzz_board: %s\n", when);
   REQUIRE(stopped, "drive queued or playing after stop (§6.6)");
 }
@@ -696,7 +696,7 @@ static void print_trace(void) {
           "following %d, %u timeouts, %u fast recoveries, %u NAKs, %u polls, %u duplicates, "
           "%u out of order%s%s\n",
           st.ops, st.polls, (double)(fake.now - st.boot) / BOARD_TICKS_PER_MS, st.out_frames, st.errors, st.max_level,
-          st.stops_checked, st.watchdog_fires ? "fired" : "quiet", st.calibration_results, (int)board.drv.state,
+          st.stops_checked, st.watchdog_fires ? "fired" : "quiet", st.calibration_results, (int)drv2605.state,
           board.channels[0].queue.count, board.channels[0].underruns, board.channels[0].late_segments, board.receiver.bad_frames, l->following,
           l->timeouts_total, l->fast_recoveries, l->naks_sent, l->polls_sent, l->duplicates,
           l->out_of_order, l->lost ? ", lost" : "", st.exhausted ? ", poll budget exhausted" : "");

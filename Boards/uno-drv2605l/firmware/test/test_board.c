@@ -229,7 +229,7 @@ static void missing_driver_is_a_fault(void) {
   run_for(MS_TICKS(1));
   host_read(&host);
   CHECK_EQ(host.frames[0].frame.type, MSG_RESET_NOTICE); /* the board still talks */
-  CHECK(!board.drv.present);
+  CHECK(!drv2605.present);
   const host_frame_t *status = request_status(&host);
   if (status) CHECK_EQ(status->payload[5], 0x04); /* driver not responding */
   /* Playback goes on without hanging (writes fail, nothing else happens). */
@@ -243,13 +243,13 @@ static void missing_driver_is_a_fault(void) {
   fake.regs[0] = 0x80;
   board_init();
   CHECK_EQ(board.faults, 0x04);
-  CHECK_EQ(board.drv.device_id, 4);
+  CHECK_EQ(drv2605.device_id, 4);
   /* The DRV2605 (id 3) is accepted. */
   fake_reset(1000);
   fake.regs[0] = 0x60;
   board_init();
   CHECK_EQ(board.faults, 0);
-  CHECK_EQ(board.drv.device_id, 3);
+  CHECK_EQ(drv2605.device_id, 3);
 }
 
 const test_case_t board_tests[] = {

@@ -33,8 +33,8 @@ static void setup(host_t *host) {
 static void init_configures_closed_loop_rtp(void) {
   fake_reset(1000);
   board_init();
-  CHECK(board.drv.present);
-  CHECK_EQ(board.drv.device_id, 7);
+  CHECK(drv2605.present);
+  CHECK_EQ(drv2605.device_id, 7);
   size_t n = fake.write_count;
   CHECK(n >= 10);
   CHECK_EQ(fake.writes[0].reg, DRV_REG_MODE); /* out of standby first */
@@ -148,8 +148,8 @@ static void calibration_is_restored_at_boot(void) {
   CHECK_EQ(reg_after(DRV_REG_A_CAL_COMP, n), 0x0C);
   CHECK_EQ(reg_after(DRV_REG_A_CAL_BEMF, n), 0x8C);
   CHECK_EQ(reg_after(DRV_REG_FEEDBACK, n), 0xB7);
-  CHECK_EQ(board.drv.calibration, 2);
-  CHECK_EQ(board.drv.result.f0_x10, 1751);
+  CHECK_EQ(drv2605.calibration, 2);
+  CHECK_EQ(drv2605.result.f0_x10, 1751);
   /* A failed run afterwards leaves the stored record alone. */
   host_t again;
   setup(&again);
@@ -162,7 +162,7 @@ static void calibration_is_restored_at_boot(void) {
   memcpy(fake.eeprom_calibration, stored, sizeof stored);
   fake.eeprom_calibration[2] ^= 0x10;
   board_init();
-  CHECK_EQ(board.drv.calibration, 1);
+  CHECK_EQ(drv2605.calibration, 1);
   CHECK_EQ(fake_find_write(0, DRV_REG_A_CAL_COMP), (size_t)-1);
 }
 
@@ -182,7 +182,7 @@ static void calibration_timeout_is_an_error(void) {
   CHECK(host_find(&host, MSG_CALIBRATION_RESULT) == NULL);
   CHECK_EQ(reg_after(DRV_REG_GO, fake.write_count), 0);
   CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_RTP);
-  CHECK_EQ(board.drv.calibration, 3);
+  CHECK_EQ(drv2605.calibration, 3);
   /* Channel 1 does not exist. */
   const uint8_t one[] = {1};
   host_send(&host, MSG_CALIBRATE, one, 1);
@@ -258,7 +258,7 @@ static void rom_effect_errors(void) {
     const host_frame_t *error = host_find(&host, MSG_ERROR);
     if (cases[c].code == 0) {
       CHECK(error == NULL);
-      CHECK(board.drv.rom_pending);
+      CHECK(drv2605.rom_pending);
     } else {
       CHECK(error != NULL && error->payload[0] == cases[c].code && error->payload[1] == MSG_PLAY_ROM_EFFECT);
     }
@@ -267,8 +267,8 @@ static void rom_effect_errors(void) {
   const uint8_t all[] = {0xFF};
   host_send(&host, MSG_STOP, all, 1);
   run_for(MS_TICKS(20));
-  CHECK(!board.drv.rom_pending);
-  CHECK(board.drv.state == DRV_STATE_RTP);
+  CHECK(!drv2605.rom_pending);
+  CHECK(drv2605.state == DRV_STATE_RTP);
 }
 
 const test_case_t driver_tests[] = {

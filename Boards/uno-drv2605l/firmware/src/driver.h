@@ -1,0 +1,67 @@
+/*
+ * driver.h — a board's driver back end as the portable core (board.c) sees it: one per board,
+ * behind the HAL. The Uno + DRV2605L's is drv2605_backend.c (the chip's real-time playback for
+ * channel 0, its auto-calibration and ROM effects). Calibration and effects exist only where
+ * BOARD_FEATURES says so (bits 3 and 4); the core answers `notSupported` otherwise.
+ */
+#ifndef DRIVER_H
+#define DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What driver_poll reports. */
+typedef enum {
+  DRIVER_EVENT_NONE = 0,
+  DRIVER_EVENT_CALIBRATED,         /* a calibration ran: driver_calibration_result() */
+  DRIVER_EVENT_CALIBRATION_FAILED, /* it did not finish: the result's `status` */
+  DRIVER_EVENT_EFFECT_FINISHED     /* an effect ended: the channel's level drives again */
+} driver_event_t;
+
+/* A calibration's outcome, as `calibration result` carries it (§6.10). */
+typedef struct {
+  bool succeeded;
+  uint16_t f0_x10;
+  uint8_t compensation;
+  uint8_t back_emf;
+  uint8_t status; /* the driver's status byte when it failed (0xFF: no answer) */
+} driver_calibration_t;
+
+/* Starts the driver; false when it does not answer (the core reports driverNotResponding). */
+bool driver_init(void);
+
+/* Channel `channel`'s drive level now (the board's level range), at every frame change. */
+void driver_output(uint8_t channel, int16_t level);
+
+/* Stops channel `channel` now: level 0, and any effect on it ended. */
+void driver_stop(uint8_t channel);
+
+/* Whether channel `channel` drives its queue's level now (false while an effect or a
+ * calibration has the actuator: status then reports level 0). */
+bool driver_follows_level(uint8_t channel);
+
+/* Whether a calibration runs (the board is busy: no drive, no other calibration). */
+bool driver_calibrating(void);
+
+/* Whether an effect is scheduled or playing (drive the host watchdog guards). */
+bool driver_effect_active(void);
+
+/* The calibration state `capabilities` announce for `channel` (§6.3). */
+uint8_t driver_calibration_state(uint8_t channel);
+
+/* The last calibration's outcome. */
+const driver_calibration_t *driver_calibration_result(void);
+
+/* Starts calibrating `channel` (the core stopped it first). */
+void driver_calibrate(uint8_t channel, uint32_t now);
+
+/* Schedules effect `effect` of `library` on `channel` at board time `start`. */
+void driver_play_effect(uint8_t channel, uint8_t library, uint8_t effect, uint32_t start);
+
+/* Advances calibration and effects. */
+driver_event_t driver_poll(uint32_t now);
+
+/* When driver_poll next has work. */
+uint32_t driver_deadline(uint32_t now);
+
+#endif
