@@ -88,21 +88,14 @@ struct Emulate: ParsableCommand {
       traceFile?.discard()
       throw error
     }
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    signal(SIGUSR1, SIG_IGN)
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM, SIGUSR1] {
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { number == SIGUSR1 ? session.powerCycle() : session.requestStop() }
-      source.resume()
-      sources.append(source)
+    let signals = SignalWatch([SIGINT, SIGTERM, SIGUSR1]) { number in
+      number == SIGUSR1 ? session.powerCycle() : session.requestStop()
     }
     print(session.ptyPath)
     fflush(nil)
     printError("emulated \(board) board on \(session.ptyPath)\(link.map { " (link \($0))" } ?? ""); Ctrl-C ends it")
     let outcome = session.run()
-    sources.forEach { $0.cancel() }
+    signals.cancel()
     printError("emulator stopped: \(outcome.summary)")
     if let failure = traceFile?.failure { throw failure }
     if let failure = outcome.failure { throw failure }

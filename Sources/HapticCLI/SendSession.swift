@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HapticCore
 import HapticEngine
@@ -25,7 +24,7 @@ final class SendSession: @unchecked Sendable {
   private var failure: String?
   private var stoppedBy = "end"
   private var interrupted = false
-  private var signalSources: [any DispatchSourceSignal] = []
+  private var signals: SignalWatch?
 
   init(engine: HapticEngine, options: Send) {
     self.engine = engine
@@ -206,20 +205,14 @@ final class SendSession: @unchecked Sendable {
   }
 
   private func installSignalHandlers() {
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    for number in [SIGINT, SIGTERM] {
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [self] in
-        lock.withLock {
-          interrupted = true
-          stoppedBy = "signal"
-        }
+    signals = SignalWatch([SIGINT, SIGTERM]) { [self] _ in
+      lock.withLock {
+        interrupted = true
+        stoppedBy = "signal"
       }
-      source.resume()
-      signalSources.append(source)
     }
   }
+
 
   private func drawProgress(elapsed: Double, total: Double) {
     let report = engine.report

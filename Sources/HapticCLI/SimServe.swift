@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import HapticRenderer
 import HapticSimulator
@@ -129,20 +128,12 @@ struct SimServe: ParsableCommand {
       board: SimulatedBoard(configuration: configuration), transport: terminal.boardSide, faults: faults,
       waitsForClients: true, trace: traceFile)
     // Stop on SIGINT/SIGTERM: the handlers only ask the loop to end; it stops the drive itself.
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM] {
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { server.stop() }
-      source.resume()
-      sources.append(source)
-    }
+    let signals = SignalWatch([SIGINT, SIGTERM]) { _ in server.stop() }
     print(terminal.path)
     fflush(nil)
     printError("simulated \(board) board on \(terminal.path)\(link.map { " (link \($0))" } ?? ""); Ctrl-C ends it")
     let report = server.run()
-    sources.forEach { $0.cancel() }
+    signals.cancel()
     if let link { unlink(link) }
     terminal.boardSide.close()
     printError(

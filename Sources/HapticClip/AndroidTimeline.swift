@@ -3,17 +3,13 @@ import HapticCore
 /// A pattern's mix, millisecond by millisecond, as Android effects need it (``AndroidEffect``):
 /// intensity and sharpness from the traced continuous mix, transients as bursts.
 struct AndroidTimeline {
-  struct Burst {
-    let time: Double
-    let intensity: Double
-    let sharpness: Double
-  }
-
   /// Per millisecond (sampled at its middle): intensity and sharpness.
   private(set) var intensity: [Double] = []
   private(set) var sharpness: [Double] = []
-  let bursts: [Burst]
-  /// Notes shared by both forms (audio, overlaps, baked controls, metadata).
+  /// The transients, each played as a burst.
+  let bursts: [PatternSampler.Transient]
+  /// Notes shared by both forms (audio, overlaps, baked controls; metadata is not carried and
+  /// not noted).
   let notes: [ClipConversion.Note]
   /// When something first sounds (the waveform loses its sharpness from there), if ever.
   let firstSound: Double?
@@ -21,10 +17,8 @@ struct AndroidTimeline {
   init(_ pattern: HapticPattern, tolerance: Double) {
     let sampler = PatternSampler(pattern)
     let trace = ClipTrace(pattern, sampler: sampler, tolerance: tolerance)
-    bursts = sampler.transients(of: pattern).map { Burst(time: $0.time, intensity: $0.intensity, sharpness: $0.sharpness) }
-    var notes = HapticClip.lossNotes(pattern, sampler: sampler)
-    _ = HapticClip.metadata(pattern, notes: &notes)
-    self.notes = notes.filter { $0.kind != .dropped }
+    bursts = sampler.transients(of: pattern)
+    notes = HapticClip.lossNotes(pattern, sampler: sampler)
     let line = trace.intensityLine(until: trace.end)
     let tone = trace.sharpnessLine(until: trace.end)
     let burstEnd = bursts.map { $0.time + Double(AndroidEffect.burstMilliseconds) / 1000 }.max() ?? 0
