@@ -59,6 +59,9 @@ public struct BoardFile: Sendable, Hashable, Codable {
     public var build: [String]
     /// The flashable artifact, relative to the source folder.
     public var artifact: String
+    /// Other folders the build reads, relative to the folder holding the board file (a
+    /// firmware core shared by several boards): a change in them rebuilds the image too.
+    public var shared: [String]?
   }
 
   /// How to flash the firmware.
@@ -133,7 +136,7 @@ public struct BoardFile: Sendable, Hashable, Codable {
       "actuator", "f0Hz", "q", "ratedVoltage", "overdriveVoltage", "ratedAccelerationG", "riseMs", "coastMs",
       "startVoltage", "frequencyControlHz",
     ],
-    "firmware": ["source", "build", "artifact"],
+    "firmware": ["source", "build", "artifact", "shared"],
     "flash": ["tool", "arguments"],
     "emulator": ["source", "build", "program", "firmwareImage", "bootloader", "packages"],
   ]

@@ -62,6 +62,9 @@ enum BoardValidation {
       check(isRelative(firmware.source), "firmware.source", "a folder relative to the board file's folder, inside it")
       check(!firmware.build.isEmpty, "firmware.build", "the build command, e.g. [\"make\"]")
       check(isRelative(firmware.artifact), "firmware.artifact", "a file relative to the source folder, inside it")
+      for (index, folder) in (firmware.shared ?? []).enumerated() {
+        check(isRelative(folder), "firmware.shared[\(index)]", "a folder relative to the board file's folder, inside it")
+      }
     }
     if let flash = file.flash {
       check(!flash.tool.isEmpty, "flash.tool", "must name the flashing tool")

@@ -106,8 +106,8 @@ struct Emulate: ParsableCommand {
     _ definition: BoardDefinition, emulator: BoardFile.Emulator, firmware: BoardFile.Firmware, boardOptions: BoardOptions
   ) throws -> (emulator: String, firmware: String, bootloader: String?) {
     let directories = boardOptions.boardsDirectories
-    let firmwareFolder = try FirmwareLocator.sourceFolder(
-      definition, source: firmware.source, what: "firmware", boardDirectories: directories)
+    let firmwareFolders = try FirmwareLocator.firmwareFolders(definition, firmware: firmware, boardDirectories: directories)
+    let firmwareFolder = firmwareFolders[0]
     let emulatorFolder = try FirmwareLocator.sourceFolder(
       definition, source: emulator.source, what: "emulator", boardDirectories: directories)
     let image = firmwareFolder + "/" + emulator.firmwareImage
@@ -121,14 +121,12 @@ struct Emulate: ParsableCommand {
         throw CLIError("\(error.message); the emulated \(definition.id) \(install)")
       }
     }
-    if FirmwareLocator.needsBuild(artifact: image, sources: firmwareFolder) {
+    if FirmwareLocator.needsBuild(artifact: image, sources: firmwareFolders) {
       try run(firmware.build, in: firmwareFolder, what: "firmware")
     }
     // The emulator reads the firmware's state at offsets compiled from its headers: a change
-    // of either folder rebuilds it.
-    if FirmwareLocator.needsBuild(artifact: program, sources: emulatorFolder)
-      || FirmwareLocator.needsBuild(artifact: program, sources: firmwareFolder)
-    {
+    // of its folder or the firmware's rebuilds it.
+    if FirmwareLocator.needsBuild(artifact: program, sources: [emulatorFolder] + firmwareFolders) {
       try run(emulator.build, in: emulatorFolder, what: "emulator")
     }
     if !FileManager.default.fileExists(atPath: image) {

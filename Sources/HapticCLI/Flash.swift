@@ -41,10 +41,10 @@ struct Flash: ParsableCommand {
       guard FileManager.default.fileExists(atPath: firmware) else { throw CLIError("cannot flash \(firmware): no such file") }
       image = firmware
     } else {
-      let folder = try FirmwareLocator.sourceFolder(
-        definition, source: build.source, what: "firmware", boardDirectories: boardOptions.boardsDirectories)
-      image = folder + "/" + build.artifact
-      if FirmwareLocator.needsBuild(artifact: image, sources: folder) { buildStep = (folder, build.build) }
+      let folders = try FirmwareLocator.firmwareFolders(
+        definition, firmware: build, boardDirectories: boardOptions.boardsDirectories)
+      image = folders[0] + "/" + build.artifact
+      if FirmwareLocator.needsBuild(artifact: image, sources: folders) { buildStep = (folders[0], build.build) }
     }
     let arguments = method.arguments.map {
       $0.replacingOccurrences(of: "{port}", with: port).replacingOccurrences(of: "{firmware}", with: image)
@@ -157,13 +157,25 @@ enum FirmwareLocator {
       "the \(what) sources of \(board.id) (\(source)) were not found in \(candidates.prefix(4).joined(separator: ", "))…; run from a hapticctl checkout or pass --boards-dir\(what == "firmware" ? " (flash: or --firmware FILE)" : "")")
   }
 
-  /// True when the artifact is missing or older than a file in the source folder.
-  static func needsBuild(artifact: String, sources folder: String) -> Bool {
+  /// The firmware's source folder, then the shared folders its build also reads.
+  static func firmwareFolders(_ board: BoardDefinition, firmware: BoardFile.Firmware, boardDirectories: [String])
+    throws -> [String]
+  {
+    try ([firmware.source] + (firmware.shared ?? [])).map {
+      try sourceFolder(board, source: $0, what: "firmware", boardDirectories: boardDirectories)
+    }
+  }
+
+  /// True when the artifact is missing or older than a file in one of the source folders
+  /// (their `build` folders aside).
+  static func needsBuild(artifact: String, sources folders: [String]) -> Bool {
     guard let built = modified(artifact) else { return true }
-    let enumerator = FileManager.default.enumerator(atPath: folder)
-    while let item = enumerator?.nextObject() as? String {
-      if item.hasPrefix("build") { continue }
-      if let date = modified(folder + "/" + item), date > built { return true }
+    for folder in folders {
+      let enumerator = FileManager.default.enumerator(atPath: folder)
+      while let item = enumerator?.nextObject() as? String {
+        if item.hasPrefix("build") { continue }
+        if let date = modified(folder + "/" + item), date > built { return true }
+      }
     }
     return false
   }

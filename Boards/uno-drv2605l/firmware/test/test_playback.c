@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "batch.h"
 #include "board.h"
 #include "drv2605.h"
 #include "fake_hal.h"
@@ -14,54 +15,9 @@
 
 #define FRAME 2000u /* ticks */
 
-typedef struct {
-  uint32_t frames;
-  int start;
-  int end;
-  bool brake;
-} seg_spec_t;
-
-/* Encodes a batch as the Swift SegmentPayload does (values only when they change). */
-static uint8_t build_batch(uint8_t *out, uint8_t channel, uint32_t start, uint8_t level_bytes,
-                           const seg_spec_t *segs, int count) {
-  uint8_t n = 0;
-  out[n++] = channel;
-  for (int i = 0; i < 4; i++) out[n++] = (uint8_t)(start >> (8 * i));
-  out[n++] = level_bytes;
-  out[n++] = (uint8_t)count;
-  int previous = 0;
-  for (int i = 0; i < count; i++) {
-    uint8_t flags = 0;
-    if (segs[i].start != previous) flags |= 0x01;
-    if (segs[i].end != segs[i].start) flags |= 0x02;
-    if (segs[i].brake) flags |= 0x10;
-    out[n++] = flags;
-    uint32_t frames = segs[i].frames;
-    do {
-      uint8_t byte = frames & 0x7F;
-      frames >>= 7;
-      out[n++] = frames ? (uint8_t)(byte | 0x80) : byte;
-    } while (frames);
-    int values[2] = {segs[i].start, segs[i].end};
-    for (int v = 0; v < 2; v++) {
-      if (!(flags & (v == 0 ? 0x01 : 0x02))) continue;
-      out[n++] = (uint8_t)values[v];
-      if (level_bytes == 2) out[n++] = (uint8_t)((unsigned)values[v] >> 8);
-    }
-    previous = segs[i].end;
-  }
-  return n;
-}
-
 /* Levels above 127 do not fit the 1-byte (i8) form: those batches use 2-byte levels. */
 static void send_batch(host_t *host, uint8_t type, uint32_t start, const seg_spec_t *segs, int count) {
-  uint8_t payload[FRAME_MAX_PAYLOAD];
-  uint8_t level_bytes = 1;
-  for (int i = 0; i < count; i++) {
-    if (segs[i].start > 127 || segs[i].end > 127) level_bytes = 2;
-  }
-  uint8_t length = build_batch(payload, 0, start, level_bytes, segs, count);
-  host_send(host, type, payload, length);
+  send_batch_on(host, type, 0, start, segs, count);
 }
 
 /* Connects, and lifts the watchdog to 5 s so long playbacks need no heartbeats. */

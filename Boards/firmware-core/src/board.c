@@ -123,6 +123,17 @@ static int16_t clamp_level(int16_t level) {
  * computed at the previous boundary: that early write could be stale (written, then corrected
  * 41 us later, and a frame of a steep ramp held a level too low: 2 of 13 emulated runs, 0 of
  * 24 without it). */
+/* Channel `c`'s drive frequency for a frame's `hz` (tenths of a hertz): f0 for 0 Hz and on
+ * channels without frequency control, else clamped to the channel's range (§6.5). */
+static uint16_t channel_frequency(uint8_t c, uint16_t hz) {
+  static const wire_channel_info_t info[BOARD_CHANNEL_COUNT] = BOARD_CHANNEL_INFO;
+  const wire_channel_info_t *channel = &info[c];
+  if (hz == 0 || channel->freq_max == 0) return channel->f0_x10;
+  if (hz < channel->freq_min) hz = channel->freq_min;
+  if (hz > channel->freq_max) hz = channel->freq_max;
+  return (uint16_t)(hz * 10u);
+}
+
 static void playback_update_channel(uint8_t c, uint32_t now) {
   channel_t *channel = &board.channels[c];
   if (!channel->reevaluate && time_diff(now, channel->next_eval) < 0) return;
@@ -131,7 +142,7 @@ static void playback_update_channel(uint8_t c, uint32_t now) {
   int16_t level = clamp_level(queue_level(&channel->queue, now, &channel->next_eval));
   if (dry && channel->level != 0 && channel->underruns != 0xFFFF) channel->underruns++;
   channel->level = level;
-  driver_output(c, level);
+  driver_output(c, level, channel_frequency(c, queue_frequency(&channel->queue, now)));
 }
 
 static void playback_update(uint32_t now) {

@@ -79,6 +79,21 @@ int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next) 
   return queue_ramp_level(segment->start_level, segment->end_level, segment->span, j);
 }
 
+uint16_t queue_frequency(const segment_queue_t *queue, uint32_t now) {
+#if BOARD_FEATURES & BOARD_FEATURE_FREQUENCY_CONTROL
+  if (queue->count == 0) return 0;
+  const segment_t *segment = at_const(queue, 0);
+  if (time_diff(now, segment->start) < 0) return 0;
+  uint32_t j = (now - segment->start) / BOARD_TICKS_PER_FRAME;
+  /* Stored values are at most 32767 (queue_insert_batch): the level rule applies unchanged. */
+  return (uint16_t)queue_ramp_level((int16_t)segment->start_hz, (int16_t)segment->end_hz, segment->span, j);
+#else
+  (void)queue;
+  (void)now;
+  return 0;
+#endif
+}
+
 /* Drops queued drive at or after `cut`; returns how many segments that would remove
  * (only counts when `apply` is false). Times compare as offsets from `now`: each is within
  * 2^31 ticks of now (docs/protocol.md §6.2), two of them need not be within 2^31 of each
@@ -142,6 +157,11 @@ queue_result_t queue_insert_batch(segment_queue_t *queue, const uint8_t *payload
       slot->start_level = segment.start_level;
       slot->end_level = segment.end_level;
       slot->span = (uint16_t)(segment.frames - 1);
+#if BOARD_FEATURES & BOARD_FEATURE_FREQUENCY_CONTROL
+      /* Any frequency beyond 32767 Hz is beyond every channel's range: it clamps the same. */
+      slot->start_hz = segment.start_frequency > 32767u ? 32767u : segment.start_frequency;
+      slot->end_hz = segment.end_frequency > 32767u ? 32767u : segment.end_frequency;
+#endif
       queue->count++;
       result.stored++;
     }

@@ -2,7 +2,8 @@
  * queue.h — a channel's segment queue and its playback (docs/protocol.md §6.5).
  *
  * Segments are stored with absolute board times: [start, end) in ticks, the start and end
- * levels and the ramp's denominator (frames - 1). Frame j of a segment is held from
+ * levels (and frequencies, on boards with frequency control) and the ramp's denominator
+ * (frames - 1). Frame j of a segment is held from
  * start + j * BOARD_TICKS_PER_FRAME and drives round(l0 + (l1 - l0) * j / (frames - 1)),
  * rounding half away from zero. `end` is start + frames * period unless a replace cut the
  * segment short. Queued segments never overlap and are kept in time order; a gap between
@@ -23,6 +24,10 @@ typedef struct {
   int16_t start_level;
   int16_t end_level;
   uint16_t span; /* frames - 1: the ramp's denominator (ramps are limited to 65536 frames) */
+#if BOARD_FEATURES & BOARD_FEATURE_FREQUENCY_CONTROL
+  uint16_t start_hz; /* whole hertz as on the wire, 0 = the channel's f0 */
+  uint16_t end_hz;
+#endif
 } segment_t;
 
 typedef struct {
@@ -54,6 +59,11 @@ bool queue_drop_finished(segment_queue_t *queue, uint32_t now);
 /* The level to drive at `now` (0 in a gap or when empty) and the next time it may change
  * (`*next`). Call after queue_drop_finished(). */
 int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next);
+
+/* The frequency of the frame at `now` in whole hertz by the same rule as levels (0 = the
+ * channel's f0, also in a gap, when empty and on boards without frequency control). Call
+ * after queue_drop_finished(). */
+uint16_t queue_frequency(const segment_queue_t *queue, uint32_t now);
 
 /* Outcome of queue_insert_batch. */
 typedef struct {

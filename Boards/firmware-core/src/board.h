@@ -15,10 +15,6 @@
 #include "link.h"
 #include "queue.h"
 
-/* Feature bits of BOARD_FEATURES (§6.3). */
-#define BOARD_FEATURE_CALIBRATION 0x08
-#define BOARD_FEATURE_ROM_EFFECTS 0x10
-#define BOARD_FEATURE_SIGNED_LEVELS 0x20
 
 /* Fault bits (§6.8). */
 #define FAULT_OVER_TEMPERATURE 0x01

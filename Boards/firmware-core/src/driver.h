@@ -30,8 +30,10 @@ typedef struct {
 /* Starts the driver; false when it does not answer (the core reports driverNotResponding). */
 bool driver_init(void);
 
-/* Channel `channel`'s drive level now (the board's level range), at every frame change. */
-void driver_output(uint8_t channel, int16_t level);
+/* Channel `channel`'s drive now, at every frame change: its level (the board's level range)
+ * and frequency in tenths of a hertz (the channel's f0 without frequency control or for 0 Hz,
+ * else the frame's frequency clamped to the channel's range; §6.5). */
+void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10);
 
 /* Stops channel `channel` now: level 0, and any effect on it ended. */
 void driver_stop(uint8_t channel);

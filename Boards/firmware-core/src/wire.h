@@ -43,11 +43,20 @@ bool wire_reader_done(const wire_reader_t *reader);
 
 /* ---- Board -> host messages ---- */
 
-/* Largest payload the board sends (capabilities, 60 bytes for this board). */
-#define WIRE_MAX_BOARD_PAYLOAD 64
+/* Largest payload the board sends: capabilities, 60 bytes on the Uno + DRV2605L (one channel),
+ * 78 on the Uno + H-bridge (two); each channel adds 11 and names may grow. */
+#define WIRE_MAX_BOARD_PAYLOAD 96
 
 /* Channels a board announces at most (capabilities and status carry one entry per channel). */
 #define WIRE_MAX_CHANNELS 4
+
+/* Feature bits of `capabilities` (§6.3), as a board's BOARD_FEATURES sets them. */
+#define BOARD_FEATURE_BRAKING 0x01
+#define BOARD_FEATURE_OVERDRIVE 0x02
+#define BOARD_FEATURE_FREQUENCY_CONTROL 0x04
+#define BOARD_FEATURE_CALIBRATION 0x08
+#define BOARD_FEATURE_ROM_EFFECTS 0x10
+#define BOARD_FEATURE_SIGNED_LEVELS 0x20
 
 /* One channel as `capabilities` announce it (§6.3). */
 typedef struct {

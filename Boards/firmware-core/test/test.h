@@ -5,6 +5,7 @@
 #ifndef TEST_H
 #define TEST_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -42,5 +43,15 @@ typedef struct {
 } test_case_t;
 
 #define TEST_LIST_END {0, 0}
+
+/* A named list of tests (ending with TEST_LIST_END). */
+typedef struct {
+  const char *name;
+  const test_case_t *tests;
+} test_suite_t;
+
+/* Runs every suite (argv[1], if given, is the path of docs/protocol.md), prints a line per test
+ * and a summary; returns the process exit status (non-zero when a check failed). */
+int test_run(int argc, char **argv, const test_suite_t *suites, size_t count);
 
 #endif

@@ -1,0 +1,29 @@
+/*
+ * hbridge.h — the DRV8833 dual H-bridge as the back end (hbridge_backend.c) drives it:
+ * implemented by hbridge_avr.c on the Uno and by test/fake_hbridge.c on the host.
+ *
+ * Wiring (docs/boards.md §5): bridge A (channel 0, the ERM) AIN1 = D6 (OC0A), AIN2 = D5
+ * (OC0B), Timer0 phase-correct PWM; bridge B (channel 1, the LRA) BIN1 = D11 (OC2A), BIN2 =
+ * D3 (OC2B), Timer2 phase-correct PWM whose overflow interrupt steps the carrier; nSLEEP = D8.
+ * Both timers run at 16 MHz / 510 = 31.4 kHz, above hearing.
+ */
+#ifndef HBRIDGE_H
+#define HBRIDGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "carrier.h"
+
+/* Wakes the bridge (nSLEEP high) with both channels off and starts the PWM timers. */
+void hbridge_init(void);
+
+/* Bridge A's input duties (0…255; one of them 0: forward, reverse or coast). */
+void hbridge_set_erm(uint8_t in1, uint8_t in2);
+
+/* Bridge B's carrier from the next sample on: amplitude, phase increment and sign from
+ * `carrier`; its phase restarts at 0 when `restart` is set, else runs on. Amplitude 0 turns
+ * the bridge's inputs off (and the carrier interrupt with them). */
+void hbridge_set_carrier(const carrier_t *carrier, bool restart);
+
+#endif
