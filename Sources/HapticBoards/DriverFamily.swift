@@ -19,7 +19,7 @@ public protocol DriverFamily: Sendable {
 /// The registry of driver families.
 public enum DriverFamilies {
   /// Every family hapticctl knows.
-  public static let all: [any DriverFamily.Type] = [SimulatorDriver.self, DRV2605LRTPDriver.self, PWMHBridgeERMDriver.self]
+  public static let all: [any DriverFamily.Type] = [SimulatorDriver.self, DRV2605LRTPDriver.self, PWMHBridgeDriver.self, PWMHBridgeERMDriver.self]
 
   /// The family called `name`, if any.
   public static func named(_ name: String) -> (any DriverFamily.Type)? {
@@ -81,6 +81,23 @@ public enum PWMHBridgeERMDriver: DriverFamily {
     return problems
   }
 
+  public static func ratedAmplitude(_ channel: BoardFile.Channel) -> Double {
+    channel.ratedVoltage / channel.overdriveVoltage
+  }
+}
+
+/// A PWM H-bridge per channel, the host shaping the drive: an ERM channel gets the level as
+/// signed PWM (its sign the direction, reverse drive brakes); an LRA channel is driven open
+/// loop by a sine carrier the board synthesizes by PWM at each frame's frequency (the channel's
+/// f0, or its `frequencyControlHz` range), level × sin φ with the phase rule of
+/// docs/protocol.md §6.5, so the host's brakes land in anti-phase. Boards/uno-hbridge.json.
+public enum PWMHBridgeDriver: DriverFamily {
+  public static let name = "pwm-hbridge"
+  public static let summary = "PWM H-bridges driving ERMs (signed PWM) and LRAs (synthesized sine carrier), host-shaped"
+  public static let shaping = DriveShaping.host
+  public static func problems(_ file: BoardFile) -> [BoardFileError.Problem] {
+    file.levels.signed ? [] : [.init("levels.signed", "an H-bridge brakes with reverse drive (anti-phase for an LRA): signed levels")]
+  }
   public static func ratedAmplitude(_ channel: BoardFile.Channel) -> Double {
     channel.ratedVoltage / channel.overdriveVoltage
   }

@@ -10,8 +10,9 @@ struct Emulate: ParsableCommand {
     abstract: "Run a board's real firmware on its emulator, on a pseudo-terminal, until terminated.",
     discussion: """
       Builds the board's firmware and emulator when they are missing or older than their \
-      sources (the board file's firmware and emulator sections; Boards/uno-drv2605l runs the \
-      ATmega328P firmware on simavr with a modelled DRV2605L), starts it and prints the \
+      sources (the board file's firmware and emulator sections: uno-drv2605l and uno-hbridge \
+      run their ATmega328P firmware on simavr, with a modelled DRV2605L or a DRV8833 bridge \
+      whose PWM inputs are recorded), starts it and prints the \
       pseudo-terminal's path as the first line on standard output, like `sim serve`: `probe`, \
       `send` and the engine talk to it as to a board on a USB port. Ctrl-C or SIGTERM ends it; \
       SIGUSR1 power-cycles the board.
@@ -23,8 +24,9 @@ struct Emulate: ParsableCommand {
       `hapticctl flash --port PTY` writes the firmware through the bootloader.
 
       --trace writes what the board did in `sim serve --trace`'s format: FILE.csv gets \
-      time_s,channel,drive,accel_g (the driver chip's output from the firmware's register \
-      writes, through the actuator physics), FILE.events.csv the firmware's events (reset, \
+      time_s,channel,drive,accel_g (the driver's output through the actuator physics: the \
+      DRV2605L's from the firmware's register writes; each H-bridge's from its PWM inputs, \
+      for an LRA the synthesized carrier itself), FILE.events.csv the firmware's events (reset, \
       watchdog_stop, underrun, late_batch, bad_frames, link_lost) and the chip's (rom_effect, \
       calibration), on the board's simulated time line.
       """)
@@ -35,7 +37,7 @@ struct Emulate: ParsableCommand {
   @Option(help: "Also create a symbolic link to the pseudo-terminal here.")
   var link: String?
 
-  @Flag(help: "Leave the driver chip off the bus (the board must report it missing).")
+  @Flag(help: "Leave the driver chip off the bus (the board must report it missing; DRV2605L boards).")
   var noChip = false
 
   @Flag(help: "Start with the bootloader only: the board runs nothing until flashed.")
@@ -61,8 +63,20 @@ struct Emulate: ParsableCommand {
       throw CLIError("board \(board) has no emulator (its board file \(definition.path ?? "(built in)") has no emulator section)")
     }
     let configuration = SimulatorConfiguration(profile: definition.profile)
-    if traceOptions.trace != nil && definition.file.driver != "drv2605l-rtp" {
-      throw CLIError("--trace: no register model for the \(definition.file.driver) driver of \(board)")
+    // How the emulator's drive trace becomes drive (for --trace).
+    let replay: EmulatedDriveReplay? =
+      switch definition.file.driver {
+      case DRV2605LRTPDriver.name:
+        .drv2605l(DRV2605LTraceReplay(actuator: configuration.actuators[0], physicsRate: configuration.physicsRate))
+      case PWMHBridgeDriver.name, PWMHBridgeERMDriver.name:
+        .pwm(PWMTraceReplay(actuators: configuration.actuators, physicsRate: configuration.physicsRate))
+      default: nil
+      }
+    if traceOptions.trace != nil && replay == nil {
+      throw CLIError("--trace: no drive model for the \(definition.file.driver) driver of \(board)")
+    }
+    if (noChip || lraF0 != nil) && definition.file.driver != DRV2605LRTPDriver.name {
+      throw CLIError("--\(noChip ? "no-chip" : "lra-f0"): the \(board) board has no driver chip to model")
     }
     if (blank || noAutoReset) && emulator.bootloader == nil {
       throw CLIError("--\(blank ? "blank" : "no-auto-reset"): the \(board) emulator has no bootloader")
@@ -82,7 +96,7 @@ struct Emulate: ParsableCommand {
     do {
       session = try EmulatorSession(
         program: program.emulator, firmware: program.firmware, link: link, options: options,
-        trace: traceFile.map { (file: $0, actuator: configuration.actuators[0], physicsRate: configuration.physicsRate) })
+        trace: traceFile.flatMap { file in replay.map { (file: file, replay: $0) } })
     } catch {
       // The board never started: no trace files are left behind.
       traceFile?.discard()

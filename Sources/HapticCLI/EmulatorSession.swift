@@ -12,8 +12,9 @@ final class EmulatorSession: @unchecked Sendable {
     var failure: CLIError?
   }
 
-  /// What a trace needs: the file, and the physics of channel 0.
-  typealias TraceSettings = (file: BoardTraceFile, actuator: ActuatorParameters, physicsRate: Double)
+  /// What a trace needs: the file, and how the emulator's drive trace becomes drive (the
+  /// replay of the board's driver through its channels' physics).
+  typealias TraceSettings = (file: BoardTraceFile, replay: EmulatedDriveReplay)
 
   /// The pseudo-terminal the firmware's UART is on.
   let ptyPath: String
@@ -43,7 +44,7 @@ final class EmulatorSession: @unchecked Sendable {
       scratch = folder
       follower = TraceFollower(
         registers: FileTail(path: registers), events: FileTail(path: events),
-        replay: DRV2605LTraceReplay(actuator: trace.actuator, physicsRate: trace.physicsRate), sink: trace.file)
+        replay: trace.replay, sink: trace.file)
     } else {
       scratch = nil
     }
@@ -98,7 +99,7 @@ final class EmulatorSession: @unchecked Sendable {
     if var follower {
       follower.finish(at: ended)
       outcome.summary += "; trace to \(String(format: "%.3f", follower.replayed)) s"
-      if follower.outOfOrder > 0 { outcome.summary += ", \(follower.outOfOrder) register writes out of order" }
+      if follower.outOfOrder > 0 { outcome.summary += ", \(follower.outOfOrder) trace rows out of order" }
       self.follower = follower
     }
     if let scratch { try? FileManager.default.removeItem(at: scratch) }
@@ -126,17 +127,81 @@ struct FileTail {
   }
 }
 
-/// Turns an emulated DRV2605L board's register and event files into a ``BoardTraceFile``.
+/// How an emulator's drive trace becomes drive through the actuator physics: a DRV2605L's
+/// register writes (`time_us,register,value`, channel 0) or a PWM bridge's input duties
+/// (`time_us,channel,in1,in2`, every channel).
+enum EmulatedDriveReplay {
+  case drv2605l(DRV2605LTraceReplay)
+  case pwm(PWMTraceReplay)
+
+  /// Seconds of board time replayed.
+  var time: Double {
+    switch self {
+    case .drv2605l(let replay): replay.time
+    case .pwm(let replay): replay.time
+    }
+  }
+
+  /// Trace rows that arrived behind the time already replayed.
+  var outOfOrder: Int {
+    switch self {
+    case .drv2605l(let replay): replay.writesOutOfOrder
+    case .pwm(let replay): replay.rowsOutOfOrder
+    }
+  }
+
+  /// Applies one trace row; returns its time (nil for a malformed row) and an events-file row
+  /// for an operation it started, if any.
+  mutating func apply(_ line: Substring, sink: BoardTraceFile) -> (time: Double, event: String?)? {
+    let fields = line.split(separator: ",")
+    switch self {
+    case .drv2605l(var replay):
+      guard fields.count == 3, let microseconds = UInt64(fields[0]), let register = UInt8(fields[1]),
+        let value = UInt8(fields[2])
+      else { return nil }
+      let t = Double(microseconds) / 1e6
+      let operation = replay.write(at: t, register: register, value: value, sink: sink)
+      self = .drv2605l(replay)
+      switch operation {
+      case .romEffect(let effect)?: return (t, "\(Decimal6.string(t, digits: 7)),rom_effect,0,effect=\(effect)")
+      case .calibration?: return (t, "\(Decimal6.string(t, digits: 7)),calibration,0,")
+      case nil: return (t, nil)
+      }
+    case .pwm(var replay):
+      guard fields.count == 4, let microseconds = Double(fields[0]), let channel = Int(fields[1]),
+        let in1 = Int(fields[2]), let in2 = Int(fields[3])
+      else { return nil }
+      let t = microseconds / 1e6
+      replay.row(at: t, channel: channel, in1: in1, in2: in2, sink: sink)
+      self = .pwm(replay)
+      return (t, nil)
+    }
+  }
+
+  /// Steps the physics to `t` with the drive held.
+  mutating func advance(to t: Double, sink: BoardTraceFile) {
+    switch self {
+    case .drv2605l(var replay):
+      replay.advance(to: t, sink: sink)
+      self = .drv2605l(replay)
+    case .pwm(var replay):
+      replay.advance(to: t, sink: sink)
+      self = .pwm(replay)
+    }
+  }
+}
+
+/// Turns an emulated board's drive-trace and event files into a ``BoardTraceFile``.
 struct TraceFollower {
   var registers: FileTail
   var events: FileTail
-  var replay: DRV2605LTraceReplay
+  var replay: EmulatedDriveReplay
   let sink: BoardTraceFile
   private var lastWrite = 0.0
   /// The simulated time the emulator stopped at, once its last row arrived.
   private var end: Double?
 
-  init(registers: FileTail, events: FileTail, replay: DRV2605LTraceReplay, sink: BoardTraceFile) {
+  init(registers: FileTail, events: FileTail, replay: EmulatedDriveReplay, sink: BoardTraceFile) {
     self.registers = registers
     self.events = events
     self.replay = replay
@@ -145,24 +210,16 @@ struct TraceFollower {
 
   /// Seconds of board time replayed.
   var replayed: Double { replay.time }
-  /// Register writes that arrived behind the time already replayed.
-  var outOfOrder: Int { replay.writesOutOfOrder }
+  /// Trace rows that arrived behind the time already replayed.
+  var outOfOrder: Int { replay.outOfOrder }
 
-  /// Replays the register writes that arrived (up to the latest: the drive after it is not
+  /// Replays the drive-trace rows that arrived (up to the latest: the drive after it is not
   /// known yet) and passes the events on.
   mutating func poll() {
     for line in registers.newLines() where !line.hasPrefix("time_") {
-      let fields = line.split(separator: ",")
-      guard fields.count == 3, let microseconds = UInt64(fields[0]), let register = UInt8(fields[1]),
-        let value = UInt8(fields[2])
-      else { continue }
-      let t = Double(microseconds) / 1e6
-      lastWrite = max(lastWrite, t)
-      switch replay.write(at: t, register: register, value: value, sink: sink) {
-      case .romEffect(let effect)?: sink.eventRow("\(Decimal6.string(t, digits: 7)),rom_effect,0,effect=\(effect)")
-      case .calibration?: sink.eventRow("\(Decimal6.string(t, digits: 7)),calibration,0,")
-      case nil: break
-      }
+      guard let applied = replay.apply(line, sink: sink) else { continue }
+      lastWrite = max(lastWrite, applied.time)
+      if let event = applied.event { sink.eventRow(event) }
     }
     for line in events.newLines() where !line.hasPrefix("time_") {
       // The emulator's last row marks the end of the board's time line.

@@ -101,7 +101,10 @@ struct RenderJob {
   /// The stats as the JSON members shared by `stats` and `json`.
   func statsMembers(_ totals: Totals) throws -> [(String, JSONText)] {
     let stats = totals.stats
-    let band = try FrameRenderer(pattern: pattern, profile: profile, options: options).sharpnessBand
+    // The band of the first channel the pattern plays on that has one (an ERM has none).
+    let band = profile.channels.indices.lazy.filter { playsOn?.contains($0) ?? true }
+      .compactMap { try? FrameRenderer(pattern: pattern, profile: profile, channel: $0, options: options).sharpnessBand }
+      .first
     return [
       ("board", .string(profile.id)),
       ("channels", .int(profile.channels.count)),

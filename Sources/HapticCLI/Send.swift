@@ -55,7 +55,7 @@ struct Send: ParsableCommand {
   @Flag(help: "Play on the in-process simulator.")
   var sim = false
 
-  @Option(help: "Simulated board with --sim: sim-lra, sim-erm or uno-drv2605l.")
+  @Option(help: "Simulated board with --sim (any board: hapticctl boards list).")
   var board = "sim-lra"
 
   @Flag(help: "Loop until stopped (Ctrl-C, or `stop` with --live).")

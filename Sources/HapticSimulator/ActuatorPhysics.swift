@@ -74,6 +74,14 @@ public struct ActuatorPhysics: Sendable {
     parameters.kind == .lra ? lraEnvelope < 1e-6 : speed == 0
   }
 
+  /// Advances one step of an LRA driven by the instantaneous drive `u` (fraction of full
+  /// scale, −1…1: e.g. a PWM bridge's average output over the step, whose carrier the board
+  /// synthesizes itself); returns the acceleration in G. An ERM takes `u` as its level.
+  public mutating func step(instantaneousDrive u: Double) -> Double {
+    guard parameters.kind == .lra else { return stepERM(level: u) }
+    return integrateLRA(drive: u)
+  }
+
   private mutating func stepLRA(level: Double, frequency: Double) -> Double {
     let u: Double
     switch parameters.drive {
@@ -90,6 +98,11 @@ public struct ActuatorPhysics: Sendable {
     case .closedLoop(let clamp):
       u = closedLoopDrive(target: max(level, 0), clamp: clamp)
     }
+    return integrateLRA(drive: u)
+  }
+
+  /// The oscillator over one step with drive `u` held (zero-order hold).
+  private mutating func integrateLRA(drive u: Double) -> Double {
     let nx = phi11 * x + phi12 * v + gamma1 * u
     let nv = phi21 * x + phi22 * v + gamma2 * u
     x = nx

@@ -54,7 +54,7 @@ public struct SimulatorConfiguration: Sendable {
     var features: BoardCapabilities.Features = []
     if profile.amplitudeSigned || profile.shaping == .driver { features.insert(.braking) }
     features.insert(.overdrive)
-    if profile.frequencyControl != nil { features.insert(.frequencyControl) }
+    if profile.channels.contains(where: { $0.frequencyControl != nil }) { features.insert(.frequencyControl) }
     if supportsCalibration { features.insert(.calibration) }
     if profile.amplitudeSigned { features.insert(.signedLevels) }
     let channels = profile.channels.enumerated().map { index, model in

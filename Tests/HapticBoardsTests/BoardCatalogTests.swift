@@ -29,35 +29,58 @@ import Testing
     #expect(BoardCatalog.builtIn.boards.map(\.id) == BoardProfile.builtIn.map(\.id))
   }
 
-  @Test func firmwareConfigurationMatchesTheBoardFile() throws {
-    let header = try String(contentsOfFile: Self.boardsFolder + "/uno-drv2605l/firmware/src/board_config.h", encoding: .utf8)
+  /// The `#define NAME value` lines of a board's board_config.h.
+  static func firmwareMacros(_ board: String) throws -> [String: String] {
+    let header = try String(contentsOfFile: Self.boardsFolder + "/\(board)/firmware/src/board_config.h", encoding: .utf8)
     var macros: [String: String] = [:]
     for line in header.split(separator: "\n") where line.hasPrefix("#define ") {
       let parts = line.split(separator: " ", maxSplits: 2)
       if parts.count == 3 { macros[String(parts[1])] = parts[2].trimmingCharacters(in: .whitespaces) }
     }
+    return macros
+  }
+
+  /// What every firmware announces against its board file: identity, link, frames, level
+  /// bits, and each channel's kind, f0, Q and frequency range.
+  @Test(arguments: ["uno-drv2605l", "uno-hbridge"])
+  func firmwareConfigurationMatchesTheBoardFile(_ id: String) throws {
+    let macros = try Self.firmwareMacros(id)
     func number(_ name: String) throws -> Int {
-      var text = try #require(macros[name], "board_config.h lacks \(name)")
+      var text = try #require(macros[name], "\(id) board_config.h lacks \(name)")
       while text.hasSuffix("U") || text.hasSuffix("L") { text.removeLast() }
       return text.hasPrefix("0x") ? try #require(Int(text.dropFirst(2), radix: 16)) : try #require(Int(text))
     }
-    let board = try #require(BoardCatalog.builtIn.board("uno-drv2605l"))
-    let channel = try #require(board.file.channels.first)
+    let board = try #require(BoardCatalog.builtIn.board(id))
     #expect(macros["BOARD_ID"] == "\"\(board.id)\"")
-    #expect(try number("BOARD_F0_X10") == Int((channel.f0Hz * 10).rounded()))
-    #expect(try number("BOARD_Q_X100") == Int(((channel.q ?? 0) * 100).rounded()))
     #expect(try number("BOARD_AMPLITUDE_BITS") == board.file.levels.bits)
-    #expect(try number("BOARD_FREQ_MIN") == 0 && number("BOARD_FREQ_MAX") == 0)
     #expect(try number("BOARD_LINK_BAUD") == board.file.link.baud)
     #expect(try number("BOARD_FRAME_PERIOD_US") == Int((board.file.framePeriodMs * 1000).rounded()))
-    #expect(try number("BOARD_CHANNEL_KIND") == 1)
-    // braking | overdrive | calibration | ROM effects: what a DRV2605L in closed loop does.
-    #expect(try number("BOARD_FEATURES") == 0x1B)
-    // The DRV2605L voltage registers follow the board's voltages (datasheet formulas).
+    #expect(try number("BOARD_CHANNEL_COUNT") == board.file.channels.count)
+    for (index, channel) in board.file.channels.enumerated() {
+      let model = board.profile.channels[index]
+      #expect(try number("BOARD_CH\(index)_KIND") == (channel.actuator == "lra" ? 1 : 2))
+      #expect(try number("BOARD_CH\(index)_F0_X10") == Int((channel.f0Hz * 10).rounded()))
+      #expect(try number("BOARD_CH\(index)_Q_X100") == Int(((channel.q ?? 0) * 100).rounded()))
+      #expect(try number("BOARD_CH\(index)_FREQ_MIN") == Int(model.frequencyControl?.lowerBound ?? 0))
+      #expect(try number("BOARD_CH\(index)_FREQ_MAX") == Int(model.frequencyControl?.upperBound ?? 0))
+    }
+    // Features: braking | overdrive, + frequency control and signed levels where the board
+    // file has them, + calibration and ROM effects for the DRV2605L's closed loop.
+    var features = 0x03
+    if board.profile.channels.contains(where: { $0.frequencyControl != nil }) { features |= 0x04 }
+    if board.file.levels.signed { features |= 0x20 }
+    if board.file.driver == "drv2605l-rtp" { features |= 0x18 }
+    #expect(try number("BOARD_FEATURES") == features)
+  }
+
+  /// The DRV2605L voltage registers follow the board's voltages (datasheet formulas).
+  @Test func drv2605lRegistersFollowTheBoardFile() throws {
+    let macros = try Self.firmwareMacros("uno-drv2605l")
+    let channel = try #require(BoardCatalog.builtIn.board("uno-drv2605l")?.file.channels.first)
     let rated = (channel.ratedVoltage * (1 - 0.0015 * channel.f0Hz).squareRoot() / 0.02058).rounded()
     let clamp = (channel.overdriveVoltage / (0.02132 * (1 - channel.f0Hz * 0.0008).squareRoot())).rounded()
-    #expect(try number("DRV_RATED_VOLTAGE_REG") == Int(rated))
-    #expect(try number("DRV_OD_CLAMP_REG") == Int(clamp))
+    #expect(macros["DRV_RATED_VOLTAGE_REG"].flatMap { Int($0.dropFirst(2), radix: 16) } == Int(rated))
+    #expect(macros["DRV_OD_CLAMP_REG"].flatMap { Int($0.dropFirst(2), radix: 16) } == Int(clamp))
   }
 
   @Test func userBoardsLoadAndOverride() throws {
@@ -79,9 +102,10 @@ import Testing
     #expect(catalog.board("sim-lra") != nil)
   }
 
+  /// Both Uno boards share the Uno's USB ids (the probe's board id tells them apart).
   @Test func usbIdsRecogniseTheUno() {
-    #expect(BoardCatalog.builtIn.boards(vid: "2341", pid: "0043").map(\.id) == ["uno-drv2605l"])
-    #expect(BoardCatalog.builtIn.boards(vid: "1a86", pid: "7523").map(\.id) == ["uno-drv2605l"])
+    #expect(BoardCatalog.builtIn.boards(vid: "2341", pid: "0043").map(\.id) == ["uno-drv2605l", "uno-hbridge"])
+    #expect(BoardCatalog.builtIn.boards(vid: "1a86", pid: "7523").map(\.id) == ["uno-drv2605l", "uno-hbridge"])
     #expect(BoardCatalog.builtIn.boards(vid: "0000", pid: "0000").isEmpty)
   }
 }

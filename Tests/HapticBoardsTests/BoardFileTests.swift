@@ -51,8 +51,20 @@ import Testing
     #expect(problems(drv.replacingOccurrences(of: "flash:w:{firmware}:i", with: "flash:w:x.hex:i")) == [
       "flash.arguments: must contain {firmware}"
     ])
-    #expect(problems(drv.replacingOccurrences(of: "\"build/hapticctl-emu-uno\"", with: "\"/usr/bin/emu\"")) == [
+    #expect(problems(drv.replacingOccurrences(of: "\"build/uno-drv2605l/hapticctl-emu-uno\"", with: "\"/usr/bin/emu\"")) == [
       "emulator.program: a file relative to the emulator's source folder, inside it"
+    ])
+    #expect(problems(drv.replacingOccurrences(of: "[\"firmware-core\"]", with: "[\"../core\", \"/src\"]")) == [
+      "firmware.shared[0]: a folder relative to the board file's folder, inside it",
+      "firmware.shared[1]: a folder relative to the board file's folder, inside it",
+    ])
+    let hbridge = BuiltInBoards.files.first { $0.name == "uno-hbridge.json" }!.json
+    #expect(problems(hbridge).isEmpty)
+    #expect(problems(hbridge.replacingOccurrences(of: "\"signed\": true", with: "\"signed\": false")) == [
+      "levels.signed: an H-bridge brakes with reverse drive (anti-phase for an LRA): signed levels"
+    ])
+    #expect(problems(hbridge.replacingOccurrences(of: "\"driver\": \"pwm-hbridge\"", with: "\"driver\": \"pwm-hbridge-erm\"")) == [
+      "channels[1].actuator: an H-bridge ERM driver drives ERMs only"
     ])
     #expect(problems(drv.replacingOccurrences(of: "\"firmwareImage\"", with: "\"image\"")).contains {
       $0.hasPrefix("emulator.image: unknown field")

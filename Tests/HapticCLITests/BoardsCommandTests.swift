@@ -10,7 +10,7 @@ struct BoardsCommandTests {
     let ids = try list.stdout.split(separator: "\n").map { line in
       (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
     }
-    #expect(ids == ["sim-lra", "sim-erm", "uno-drv2605l"])
+    #expect(ids == ["sim-lra", "sim-erm", "uno-drv2605l", "uno-hbridge"])
     let show = try CLIRunner.run(["boards", "show", "uno-drv2605l"])
     #expect(show.status == 0 && show.stdout.contains("driver drv2605l-rtp") && show.stdout.contains("USB 2341:0043"))
     let unknown = try CLIRunner.run(["boards", "show", "nope"])

@@ -68,4 +68,37 @@ import Testing
     let absent = try CLIRunner.run(["send", "--sim", "--channel", "1", Self.hit])
     #expect(absent.status == 1 && absent.stderr.contains("sim-lra has no channel 1"), "\(absent.stderr)")
   }
+
+  /// The built-in ERM + LRA board: listed, validated, rendered, simulated and characterized per
+  /// channel, served (the probe lists both channels), and played on two channels.
+  @Test("uno-hbridge: the ERM + LRA board through every simulated path")
+  func hbridgeBoard() throws {
+    let show = try CLIRunner.run(["boards", "show", "uno-hbridge"])
+    #expect(show.status == 0 && show.stdout.contains("driver pwm-hbridge"), "\(show.stdout)\(show.stderr)")
+    #expect(show.stdout.contains("channel 0: ERM") && show.stdout.contains("channel 1: LRA 170.0 Hz"))
+    let validate = try CLIRunner.run(["boards", "validate", CLIRunner.packageRoot.appendingPathComponent("Boards/uno-hbridge.json").path])
+    #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+    // Rendered per channel: the LRA follows sharpness across its band, the ERM has none.
+    let lra = try CLIRunner.run(["render", Self.hit, "--board", "uno-hbridge", "--channel", "1"])
+    #expect(lra.status == 0 && lra.stdout.contains(#""sharpness_band_hz":[147,211]"#), "\(lra.stdout)\(lra.stderr)")
+    let erm = try CLIRunner.run(["render", Self.hit, "--board", "uno-hbridge", "--channel", "0"])
+    #expect(erm.status == 0 && erm.stdout.contains(#""sharpness_band_hz":null"#), "\(erm.stdout)\(erm.stderr)")
+    let simulate = try CLIRunner.run(["simulate", Self.hit, "--board", "uno-hbridge"])
+    #expect(simulate.status == 0, "\(simulate.stderr)")
+    #expect(simulate.stdout.contains(#"{"channel":0,"kind":"ERM","#) && simulate.stdout.contains(#"{"channel":1,"kind":"LRA","#))
+    let characterize = try CLIRunner.run(["characterize", "--board", "uno-hbridge"])
+    #expect(characterize.status == 0, "\(characterize.stderr)")
+    #expect(characterize.stdout.contains("channel 0: ERM") && characterize.stdout.contains("channel 1: LRA, 170 Hz, sharpness band 147–211 Hz"))
+    // Served: the probe lists both channels as the firmware announces them.
+    let server = try BackgroundCLI(["sim", "serve", "--board", "uno-hbridge"])
+    defer { _ = server.terminate() }
+    let probe = try CLIRunner.run(["probe", "--port", server.firstLine, "--json"])
+    let probed = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
+    let channels = try #require(probed["channels"] as? [[String: Any]])
+    #expect(channels.map { $0["kind"] as? String } == ["ERM", "LRA"], "\(channels)")
+    #expect(channels.last?["frequency_range_hz"] as? [Int] == [80, 300], "\(channels)")
+    #expect((probed["features"] as? [String])?.contains("frequency control") == true, "\(probed)")
+    let served = try CLIRunner.run(["send", "--port", server.firstLine, "--channel", "0", Self.recharge, "--channel", "1", Self.hit, "--json"])
+    #expect(served.status == 0 && served.stdout.contains(#""underruns":0"#), "\(served.stdout)\(served.stderr)")
+  }
 }

@@ -164,23 +164,25 @@ struct EmulatedBoardTests {
       + "retransmits \(run.report["retransmits"] ?? "?")"
   }
 
-  @Test("make builds the firmware and the emulator; the firmware's host tests pass")
+  @Test("make builds both boards' firmware and emulators; the firmware's host tests pass")
   func build() throws {
-    for (directory, target) in [
-      ("Boards/uno-drv2605l/firmware", nil), ("Boards/uno-drv2605l/emulator", nil),
-      ("Boards/uno-drv2605l/firmware", "test"),
-    ] as [(String, String?)] {
-      let result = try EmulatorToolchain.make(directory, target)
-      let command = "make -C \(directory)" + (target.map { " \($0)" } ?? "")
+    let tests: [(String, [String])] = [("Boards/uno-drv2605l/firmware", ["test"]), ("Boards/uno-hbridge/firmware", ["test"])]
+    for (directory, arguments) in EmulatorToolchain.builds + tests {
+      let result = try EmulatorToolchain.make(directory, arguments)
+      let command = (["make -C", directory] + arguments).joined(separator: " ")
       #expect(result.status == 0, "\(command): exit \(result.status)\n\(result.output.suffix(4000))")
-      if target == "test" {
+      if arguments == ["test"] {
         let summary = result.output.split(separator: "\n").last { $0.contains(" tests, ") } ?? "(no summary line)"
         print("\(command): \(summary)")
         #expect(summary.hasSuffix(" 0 failed"), "\(command): \(summary)")
       }
     }
-    #expect(FileManager.default.fileExists(atPath: EmulatorToolchain.firmwareELF.path))
-    #expect(FileManager.default.isExecutableFile(atPath: EmulatorToolchain.emulatorBinary.path))
+    for file in [EmulatorToolchain.firmwareELF, EmulatorToolchain.hbridgeFirmwareELF] {
+      #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+    for program in [EmulatorToolchain.emulatorBinary, EmulatorToolchain.hbridgeEmulatorBinary] {
+      #expect(FileManager.default.isExecutableFile(atPath: program.path))
+    }
   }
 
   /// `send --at 0.2`: the start lies far enough ahead that the first batch reaches the board in

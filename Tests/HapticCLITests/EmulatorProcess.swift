@@ -11,15 +11,26 @@ func emulatorMonotonicSeconds() -> Double {
   return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-/// The Uno + DRV2605L board's firmware and its simavr emulator (Boards/uno-drv2605l): what the
-/// build needs, how to build it, and where the results are.
+/// The Uno boards' firmware and their simavr emulator (Boards/uno-drv2605l, Boards/uno-hbridge,
+/// Boards/uno-emulator built once per board): what the build needs, how to build it, and where
+/// the results are. The unqualified names are the Uno + DRV2605L's.
 enum EmulatorToolchain {
   static let boardDirectory = CLIRunner.packageRoot.appendingPathComponent("Boards/uno-drv2605l")
   static let firmwareDirectory = boardDirectory.appendingPathComponent("firmware")
-  static let emulatorDirectory = boardDirectory.appendingPathComponent("emulator")
+  static let emulatorDirectory = CLIRunner.packageRoot.appendingPathComponent("Boards/uno-emulator")
   static let firmwareELF = firmwareDirectory.appendingPathComponent("build/hapticctl-uno.elf")
-  static let emulatorBinary = emulatorDirectory.appendingPathComponent("build/hapticctl-emu-uno")
+  static let emulatorBinary = emulatorDirectory.appendingPathComponent("build/uno-drv2605l/hapticctl-emu-uno")
   static let bootloader = emulatorDirectory.appendingPathComponent("build/optiboot_atmega328.hex")
+  /// The Uno + DRV8833 H-bridge board's.
+  static let hbridgeFirmwareELF = CLIRunner.packageRoot.appendingPathComponent(
+    "Boards/uno-hbridge/firmware/build/hapticctl-uno-hbridge.elf")
+  static let hbridgeEmulatorBinary = emulatorDirectory.appendingPathComponent("build/uno-hbridge/hapticctl-emu-uno")
+
+  /// Every build the emulated tests need: `make -C directory arguments…`.
+  static let builds: [(directory: String, arguments: [String])] = [
+    ("Boards/uno-drv2605l/firmware", []), ("Boards/uno-hbridge/firmware", []),
+    ("Boards/uno-emulator", ["BOARD=uno-drv2605l"]), ("Boards/uno-emulator", ["BOARD=uno-hbridge"]),
+  ]
 
   /// What flashing through the emulated bootloader needs beyond ``missing``: avrdude.
   static let flashMissing: [String] = which("avrdude") == nil ? ["avrdude not found in PATH"] : []
@@ -82,20 +93,21 @@ enum EmulatorToolchain {
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
-  /// `make -C directory [target]` from the package root.
-  static func make(_ directory: String, _ target: String? = nil) throws -> (status: Int32, output: String) {
-    try run("make", ["-C", directory] + (target.map { [$0] } ?? []))
+  /// `make -C directory arguments…` from the package root.
+  static func make(_ directory: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
+    try run("make", ["-C", directory] + arguments)
   }
 
   /// Builds the firmware and the emulator once per test process (make is incremental);
   /// nil when both built, else the failing command's output.
   static let buildFailure: String? = {
-    for directory in ["Boards/uno-drv2605l/firmware", "Boards/uno-drv2605l/emulator"] {
+    for (directory, arguments) in builds {
+      let command = (["make -C", directory] + arguments).joined(separator: " ")
       do {
-        let result = try make(directory)
-        if result.status != 0 { return "make -C \(directory): exit \(result.status)\n\(result.output)" }
+        let result = try make(directory, arguments)
+        if result.status != 0 { return "\(command): exit \(result.status)\n\(result.output)" }
       } catch {
-        return "make -C \(directory): \(error)"
+        return "\(command): \(error)"
       }
     }
     return nil

@@ -134,19 +134,37 @@ static uint16_t channel_frequency(uint8_t c, uint16_t hz) {
   return (uint16_t)(hz * 10u);
 }
 
+/* Hands the driver channel `c`'s next frame ahead of time (driver_stage) when it starts within
+ * a frame; further off, the channel is evaluated again a frame before it (then staged). */
+static void stage_next_frame(uint8_t c, uint32_t now) {
+  channel_t *channel = &board.channels[c];
+  uint32_t at = channel->next_eval;
+  if (time_diff(at, now) > (int32_t)BOARD_TICKS_PER_FRAME) {
+    channel->next_eval = at - BOARD_TICKS_PER_FRAME;
+    return;
+  }
+  queue_frame_t next = queue_frame(&channel->queue, at);
+  driver_stage(c, clamp_level(next.level), channel_frequency(c, next.hz), at);
+}
+
 static void playback_update_channel(uint8_t c, uint32_t now) {
   channel_t *channel = &board.channels[c];
   if (!channel->reevaluate && time_diff(now, channel->next_eval) < 0) return;
   channel->reevaluate = false;
   bool dry = queue_drop_finished(&channel->queue, now);
-  int16_t level = clamp_level(queue_level(&channel->queue, now, &channel->next_eval));
+  queue_frame_t frame = queue_frame(&channel->queue, now);
+  channel->next_eval = frame.next;
+  int16_t level = clamp_level(frame.level);
   if (dry && channel->level != 0 && channel->underruns != 0xFFFF) channel->underruns++;
   channel->level = level;
-  driver_output(c, level, channel_frequency(c, queue_frequency(&channel->queue, now)));
+  driver_output(c, level, channel_frequency(c, frame.hz), frame.start);
+  stage_next_frame(c, now);
 }
 
-static void playback_update(uint32_t now) {
-  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) playback_update_channel(c, now);
+/* Each channel at the time it is computed: a channel computed with the time its predecessor
+ * was (~100 us earlier on the AVR) could miss a frame boundary that passed meanwhile. */
+static void playback_update(void) {
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) playback_update_channel(c, hal_ticks());
 }
 
 /* Level 0 and an empty queue now on channel `c` (stop, watchdog, calibration); the driver stops
@@ -296,7 +314,7 @@ static void dispatch(const frame_t *frame, uint32_t now) {
 
 static void handle_frame(const frame_t *frame, uint32_t now) {
   board.last_valid = now; /* any frame that passes the CRC feeds the watchdog */
-  playback_update(now);
+  playback_update();
   if (frame->version != PROTOCOL_VERSION) {
     /* Not delivered, not acknowledged: an unreliable error in our version (§5). */
     uint8_t payload[4];
@@ -307,7 +325,11 @@ static void handle_frame(const frame_t *frame, uint32_t now) {
   } else if (link_receive(&board.link, frame, now) == LINK_DELIVER) {
     dispatch(frame, now);
   }
-  playback_update(now);
+  /* At the time now, not `now`: a batch takes a few hundred microseconds to decode on the
+   * AVR, and playing the frame due before it (a frame boundary passed meanwhile) would put a
+   * stale drive out until the next pass (seen on the emulated H-bridge: a carrier switched
+   * back to the previous frame's level for 0.2-0.7 ms, and its brakes missed). */
+  playback_update();
   link_poll(&board.link, now);
 }
 
@@ -390,7 +412,7 @@ void board_poll(void) {
     board.watchdog_fired = true;
   }
 
-  playback_update(now);
+  playback_update();
   link_poll(&board.link, now);
   hal_idle_until(board_deadline(hal_ticks()));
 }

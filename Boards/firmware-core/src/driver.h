@@ -30,12 +30,20 @@ typedef struct {
 /* Starts the driver; false when it does not answer (the core reports driverNotResponding). */
 bool driver_init(void);
 
-/* Channel `channel`'s drive now, at every frame change: its level (the board's level range)
- * and frequency in tenths of a hertz (the channel's f0 without frequency control or for 0 Hz,
- * else the frame's frequency clamped to the channel's range; §6.5). */
-void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10);
+/* Channel `channel`'s drive now, at every frame change: its level (the board's level range),
+ * frequency in tenths of a hertz (the channel's f0 without frequency control or for 0 Hz,
+ * else the frame's frequency clamped to the channel's range; §6.5), and when the frame began
+ * (board ticks, at or a little before now: a carrier restarted now is aligned to it). */
+void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t frame_start);
 
-/* Stops channel `channel` now: level 0, and any effect on it ended. */
+/* The drive channel `channel` is due to change to at board time `at` (its next frame, at most
+ * a frame ahead): a back end that can switch at an exact time (the H-bridge's carrier
+ * interrupt) stages it for then. The core still calls driver_output() once `at` has passed,
+ * with the same drive unless the queue changed since (a batch replaced it: the back end then
+ * switches to the new drive at once). Each call replaces the last staged drive. */
+void driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at);
+
+/* Stops channel `channel` now: level 0, and any effect on it ended (a staged drive too). */
 void driver_stop(uint8_t channel);
 
 /* Whether channel `channel` drives its queue's level now (false while an effect or a

@@ -63,35 +63,28 @@ bool queue_drop_finished(segment_queue_t *queue, uint32_t now) {
   return had && queue->count == 0;
 }
 
-int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next) {
-  if (queue->count == 0) {
-    *next = now + QUEUE_MAX_BATCH_TICKS;
-    return 0;
-  }
-  const segment_t *segment = at_const(queue, 0);
+queue_frame_t queue_frame(const segment_queue_t *queue, uint32_t now) {
+  queue_frame_t frame = {0, 0, now, now + QUEUE_MAX_BATCH_TICKS};
+  /* Segments over by `now` are skipped (a frame ahead of the playback: driver_stage). */
+  uint8_t offset = 0;
+  while (offset < queue->count && time_diff(now, at_const(queue, offset)->end) >= 0) offset++;
+  if (offset == queue->count) return frame;
+  const segment_t *segment = at_const(queue, offset);
   if (time_diff(now, segment->start) < 0) {
-    *next = segment->start; /* a gap before the segment: 0 */
-    return 0;
+    frame.next = segment->start; /* a gap before the segment: 0 */
+    return frame;
   }
+  /* One division per frame change: the AVR's is a library call of ~40 us. */
   uint32_t j = (now - segment->start) / BOARD_TICKS_PER_FRAME;
-  uint32_t frame_end = segment->start + (j + 1) * BOARD_TICKS_PER_FRAME;
-  *next = time_diff(frame_end, segment->end) < 0 ? frame_end : segment->end;
-  return queue_ramp_level(segment->start_level, segment->end_level, segment->span, j);
-}
-
-uint16_t queue_frequency(const segment_queue_t *queue, uint32_t now) {
+  frame.start = segment->start + j * BOARD_TICKS_PER_FRAME;
+  uint32_t frame_end = frame.start + BOARD_TICKS_PER_FRAME;
+  frame.next = time_diff(frame_end, segment->end) < 0 ? frame_end : segment->end;
+  frame.level = queue_ramp_level(segment->start_level, segment->end_level, segment->span, j);
 #if BOARD_FEATURES & BOARD_FEATURE_FREQUENCY_CONTROL
-  if (queue->count == 0) return 0;
-  const segment_t *segment = at_const(queue, 0);
-  if (time_diff(now, segment->start) < 0) return 0;
-  uint32_t j = (now - segment->start) / BOARD_TICKS_PER_FRAME;
   /* Stored values are at most 32767 (queue_insert_batch): the level rule applies unchanged. */
-  return (uint16_t)queue_ramp_level((int16_t)segment->start_hz, (int16_t)segment->end_hz, segment->span, j);
-#else
-  (void)queue;
-  (void)now;
-  return 0;
+  frame.hz = (uint16_t)queue_ramp_level((int16_t)segment->start_hz, (int16_t)segment->end_hz, segment->span, j);
 #endif
+  return frame;
 }
 
 /* Drops queued drive at or after `cut`; returns how many segments that would remove

@@ -56,14 +56,17 @@ int16_t queue_ramp_level(int16_t l0, int16_t l1, uint16_t span, uint32_t j);
  * queue (it ran dry). */
 bool queue_drop_finished(segment_queue_t *queue, uint32_t now);
 
-/* The level to drive at `now` (0 in a gap or when empty) and the next time it may change
- * (`*next`). Call after queue_drop_finished(). */
-int16_t queue_level(const segment_queue_t *queue, uint32_t now, uint32_t *next);
+/* What a channel drives at `now`. */
+typedef struct {
+  int16_t level;  /* 0 in a gap or when empty */
+  uint16_t hz;    /* whole hertz by the same rule as levels; 0 = the channel's f0 (also in a
+                     gap, when empty and on boards without frequency control) */
+  uint32_t start; /* when this frame started (board ticks; `now` in a gap or when empty) */
+  uint32_t next;  /* the next time the drive may change */
+} queue_frame_t;
 
-/* The frequency of the frame at `now` in whole hertz by the same rule as levels (0 = the
- * channel's f0, also in a gap, when empty and on boards without frequency control). Call
- * after queue_drop_finished(). */
-uint16_t queue_frequency(const segment_queue_t *queue, uint32_t now);
+/* The frame at `now` (at or after the playback's time: segments over by then are skipped). */
+queue_frame_t queue_frame(const segment_queue_t *queue, uint32_t now);
 
 /* Outcome of queue_insert_batch. */
 typedef struct {

@@ -30,12 +30,17 @@
  * 3 calibration, 4 ROM effects. No frequency control, no signed levels. */
 #define BOARD_FEATURES 0x1B
 
-/* The one channel: an LRA (kind 1) of 175.0 Hz, Q 11, amplitude only, 8-bit unsigned levels. */
-#define BOARD_CHANNEL_KIND 1
-#define BOARD_F0_X10 1750
-#define BOARD_Q_X100 1100
-#define BOARD_FREQ_MIN 0
-#define BOARD_FREQ_MAX 0
+/* Channels (each announced by BOARD_CHANNEL_INFO below). */
+#define BOARD_CHANNEL_COUNT 1
+
+/* The one channel: an LRA (kind 1) of 175.0 Hz, Q 11, amplitude only. */
+#define BOARD_CH0_KIND 1
+#define BOARD_CH0_F0_X10 1750
+#define BOARD_CH0_Q_X100 1100
+#define BOARD_CH0_FREQ_MIN 0
+#define BOARD_CH0_FREQ_MAX 0
+
+/* Levels: unsigned 8-bit (0…255). */
 #define BOARD_AMPLITUDE_BITS 8
 
 /* Serial link: 115200 baud 8N1, U2X, UBRR0 = 16 (117647 baud, +2.1 %). */
@@ -60,9 +65,8 @@
 /* Derived values (not part of the cross-checked set). */
 #define BOARD_TICKS_PER_MS (BOARD_CLOCK_HZ / 1000UL)
 #define BOARD_TICKS_PER_FRAME (BOARD_TICKS_PER_MS * BOARD_FRAME_PERIOD_US / 1000UL)
-#define BOARD_CHANNEL_COUNT 1
 /* Each channel as `capabilities` announce it (kind, f0 x10, Q x100, frequency range, level
  * bits, calibration state filled in at run time). */
-#define BOARD_CHANNEL_INFO {{BOARD_CHANNEL_KIND, BOARD_F0_X10, BOARD_Q_X100, BOARD_FREQ_MIN, BOARD_FREQ_MAX, BOARD_AMPLITUDE_BITS, 0}}
+#define BOARD_CHANNEL_INFO {{BOARD_CH0_KIND, BOARD_CH0_F0_X10, BOARD_CH0_Q_X100, BOARD_CH0_FREQ_MIN, BOARD_CH0_FREQ_MAX, BOARD_AMPLITUDE_BITS, 0}}
 
 #endif

@@ -13,10 +13,19 @@ static driver_calibration_t calibration_result;
 bool driver_init(void) { return drv_init(&drv2605); }
 
 /* No signed levels on this board: negative levels clamp to 0; 255 is full scale. */
-void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10) {
+void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t frame_start) {
   (void)frequency_x10; /* closed loop: the chip tracks resonance */
+  (void)frame_start;
   if (channel != 0) return;
   drv_set_level(&drv2605, level < 0 ? 0 : level > 255 ? 255 : (uint8_t)level);
+}
+
+/* RTP_INPUT is written over I2C when the frame starts (~100 us): nothing to stage. */
+void driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
+  (void)channel;
+  (void)level;
+  (void)frequency_x10;
+  (void)at;
 }
 
 void driver_stop(uint8_t channel) {

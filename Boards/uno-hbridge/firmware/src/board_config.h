@@ -29,6 +29,9 @@
  * control (the LRA's carrier), 5 signed levels. No calibration, no ROM effects. */
 #define BOARD_FEATURES 0x27
 
+/* Channels (each announced by BOARD_CHANNEL_INFO below). */
+#define BOARD_CHANNEL_COUNT 2
+
 /* Channel 0: an ERM (kind 2) on bridge A, 200 Hz at full speed, no frequency control. */
 #define BOARD_CH0_KIND 2
 #define BOARD_CH0_F0_X10 2000
@@ -52,7 +55,6 @@
 /* Derived values (not part of the cross-checked set). */
 #define BOARD_TICKS_PER_MS (BOARD_CLOCK_HZ / 1000UL)
 #define BOARD_TICKS_PER_FRAME (BOARD_TICKS_PER_MS * BOARD_FRAME_PERIOD_US / 1000UL)
-#define BOARD_CHANNEL_COUNT 2
 /* Each channel as `capabilities` announce it (kind, f0 x10, Q x100, frequency range, level
  * bits, calibration: not applicable). */
 #define BOARD_CHANNEL_INFO {{BOARD_CH0_KIND, BOARD_CH0_F0_X10, BOARD_CH0_Q_X100, BOARD_CH0_FREQ_MIN, BOARD_CH0_FREQ_MAX, BOARD_AMPLITUDE_BITS, 0}, {BOARD_CH1_KIND, BOARD_CH1_F0_X10, BOARD_CH1_Q_X100, BOARD_CH1_FREQ_MIN, BOARD_CH1_FREQ_MAX, BOARD_AMPLITUDE_BITS, 0}}

@@ -15,13 +15,23 @@ const uint8_t carrier_half_sine[128] CARRIER_PROGMEM = {
      98,  92,  86,  80,  74,  68,  62,  56,  50,  44,  37,  31,  25,  19,  13,   6};
 
 uint32_t carrier_increment(uint16_t frequency_x10) {
-  /* 2^32 × 510 / 16e6 per tenth of a hertz = 13690.208256: 13690 + 2083/10000 (the rest,
-   * 0.000044 per tenth, is at most 3 of 2^32 per sample at 6553.5 Hz). */
-  return (uint32_t)frequency_x10 * 13690UL + ((uint32_t)frequency_x10 * 2083UL + 5000UL) / 10000UL;
+  /* 2^32 × 510 / 16e6 per tenth of a hertz = 13690.208256 = 13690 + 13648 / 65536 (+4e-6: at
+   * most 1 of 2^32 per sample at 6553.5 Hz, with the rounding). No division: the AVR computes
+   * this at frame changes, between one channel's output and the next. */
+  uint32_t f = frequency_x10;
+  return f * 13690UL + ((f * 13648UL + 32768UL) >> 16);
+}
+
+uint32_t carrier_phase_after(uint32_t increment, uint32_t ticks) {
+  /* Samples per tick: 16e6 / 510 / 2e6 = 4 / 255 = 263172 / 2^24 (-0.00001 %); the product
+   * stays within 64 bits for any increment up to 2^14 ticks (8 ms; callers pass under a frame). */
+  if (ticks >= 16384u) ticks = 16383u;
+  return (uint32_t)(((uint64_t)increment * ticks * 263172u) >> 24);
 }
 
 uint8_t carrier_amplitude(int16_t level) {
   uint16_t magnitude = (uint16_t)(level < 0 ? -level : level);
   if (magnitude >= 127) return 255;
-  return (uint8_t)((magnitude * 255u + 63u) / 127u);
+  /* round(m × 255 / 127) = 2m + round(m / 127) = 2m + (m >= 64) for m ≤ 127; no division. */
+  return (uint8_t)(2u * magnitude + (magnitude >= 64 ? 1u : 0u));
 }

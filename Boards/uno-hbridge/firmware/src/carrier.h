@@ -35,8 +35,13 @@ typedef struct {
 } carrier_t;
 
 /* The phase increment per sample for a frequency in tenths of a hertz:
- * round(f × 2^32 × 510 / 16 MHz), within 0.001 % for every frequency up to 6553.5 Hz. */
+ * round(f × 2^32 × 510 / 16 MHz) within 1, every frequency up to 6553.5 Hz. */
 uint32_t carrier_increment(uint16_t frequency_x10);
+
+/* The phase a carrier restarted `ticks` board ticks (2 MHz) ago has reached: increment ×
+ * ticks × 31 372.5 / 2 MHz, modulo a period, for up to 16 383 ticks (8 ms; a frame's drive is
+ * computed a little after the frame began: its carrier starts where the frame's would be). */
+uint32_t carrier_phase_after(uint32_t increment, uint32_t ticks);
 
 /* Full-scale fraction of a level: round(|level| × 255 / 127) (levels are ±127 at most). */
 uint8_t carrier_amplitude(int16_t level);

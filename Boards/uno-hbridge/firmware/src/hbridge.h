@@ -22,8 +22,13 @@ void hbridge_init(void);
 void hbridge_set_erm(uint8_t in1, uint8_t in2);
 
 /* Bridge B's carrier from the next sample on: amplitude, phase increment and sign from
- * `carrier`; its phase restarts at 0 when `restart` is set, else runs on. Amplitude 0 turns
- * the bridge's inputs off (and the carrier interrupt with them). */
-void hbridge_set_carrier(const carrier_t *carrier, bool restart);
+ * `carrier`. With `restart` its phase starts over at 0 as of board time `since` (the frame's
+ * start: carrier_phase_after() of the ticks since then), else it runs on. Amplitude 0 turns
+ * the bridge's inputs off (and the carrier interrupt with them). Cancels a staged switch. */
+void hbridge_set_carrier(const carrier_t *carrier, bool restart, uint32_t since);
+
+/* The same, from the first carrier sample at or after board time `at` (within 8 ms from now),
+ * its phase restarting at 0 exactly there with `restart`; replaces a staged switch not made yet. */
+void hbridge_stage_carrier(const carrier_t *carrier, bool restart, uint32_t at);
 
 #endif

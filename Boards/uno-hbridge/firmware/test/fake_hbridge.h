@@ -1,6 +1,7 @@
 /*
- * fake_hbridge.h — the DRV8833 on the host (hbridge.h): every call logged with the fake
- * clock's time, so tests see what each channel drove from when.
+ * fake_hbridge.h — the DRV8833 on the host (hbridge.h): every change logged with the fake
+ * clock's time (a staged carrier switch at the time it takes effect, as the interrupt makes
+ * it), so tests see what each channel drove from when.
  */
 #ifndef FAKE_HBRIDGE_H
 #define FAKE_HBRIDGE_H
@@ -17,6 +18,8 @@ typedef struct {
   uint8_t in1, in2; /* channel 0 */
   carrier_t carrier; /* channel 1 (phase: 0 when restarted, else the running phase's origin is kept) */
   bool restart;
+  uint32_t since;   /* the restart's frame start */
+  bool staged;      /* a staged switch, logged at the time it took effect */
 } fake_bridge_call_t;
 
 #define FAKE_BRIDGE_MAX_CALLS 4096

@@ -105,6 +105,7 @@ static void the_carrier_phase_restarts_only_after_a_zero_frame(void) {
     CHECK_EQ(call->carrier.amplitude, expected[i].amplitude);
     CHECK_EQ(call->carrier.inverted, expected[i].inverted);
     CHECK_EQ(call->restart, expected[i].restart);
+    if (expected[i].restart) CHECK_EQ(call->since, s + expected[i].frame * FRAME); /* aligned to the frame */
   }
 }
 
@@ -148,12 +149,68 @@ static void stop_by_mask_and_the_watchdog(void) {
   CHECK_EQ(fake_bridge_at(0, fake.now)->in2, 0);
 }
 
+/* The carrier's frames switch at their starts through staged switches (the interrupt's);
+ * a replace batch restages the next frame, and a stop cancels what was staged. */
+static void staged_switches_land_on_frame_starts(void) {
+  host_t host;
+  setup(&host);
+  uint32_t s = (uint32_t)fake.now + 10 * FRAME;
+  const seg_spec_t ramp[] = {{20, 20, 115}};
+  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 1, s, ramp, 1);
+  run_for(15 * FRAME);
+  /* Frames 1…4 of the ramp: each switched by a staged change at its exact start. */
+  for (uint32_t j = 1; j <= 4; j++) {
+    const fake_bridge_call_t *call = fake_bridge_at(1, s + j * FRAME);
+    CHECK(call && call->staged && call->time == s + j * FRAME && !call->restart);
+    if (call) CHECK_EQ(call->carrier.amplitude, carrier_amplitude((int16_t)(20 + 5 * j)));
+  }
+  /* Mid-frame 5, a replace from frame 8: level -60 from there (anti-phase, no restart). */
+  const seg_spec_t replace[] = {{4, -60, -60}};
+  send_batch_on(&host, MSG_REPLACE_SEGMENTS, 1, s + 8 * FRAME, replace, 1);
+  run_for(6 * FRAME);
+  const fake_bridge_call_t *replaced = fake_bridge_at(1, s + 8 * FRAME);
+  CHECK(replaced && replaced->time == s + 8 * FRAME && replaced->carrier.inverted && !replaced->restart);
+  CHECK(fake_bridge_at(1, s + 7 * FRAME)->carrier.amplitude == carrier_amplitude(55));
+  /* A stop mid-frame: the carrier stops and nothing staged before comes back. */
+  const seg_spec_t hold[] = {{50, 90, 90}};
+  uint32_t t = (uint32_t)fake.now + 2 * FRAME;
+  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 1, t, hold, 1);
+  run_for(5 * FRAME + FRAME / 2);
+  const uint8_t lra_only = 0x02;
+  host_send(&host, MSG_STOP, &lra_only, 1);
+  run_for(10 * FRAME);
+  CHECK_EQ(fake_bridge_at(1, fake.now)->carrier.amplitude, 0);
+}
+
+/* A stop while silent cancels an onset already staged (the frame before it was computed). */
+static void stop_cancels_a_staged_onset(void) {
+  host_t host;
+  setup(&host);
+  /* A burst first: silence after it is level 0 at f0, as after any playback. */
+  const seg_spec_t burst[] = {{3, 80, 80}};
+  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 1, (uint32_t)fake.now + 2 * FRAME, burst, 1);
+  run_for(10 * FRAME);
+  uint32_t s = (uint32_t)fake.now + 4 * FRAME;
+  const seg_spec_t onset[] = {{20, 100, 100}};
+  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 1, s, onset, 1);
+  run_for(3 * FRAME + FRAME / 2); /* within the frame before the onset: it is staged */
+  const uint8_t lra_only = 0x02;
+  host_send(&host, MSG_STOP, &lra_only, 1);
+  run_for(10 * FRAME);
+  for (size_t i = 0; i < bridge.count; i++) {
+    if (bridge.calls[i].channel == 1 && bridge.calls[i].time >= s) CHECK_EQ(bridge.calls[i].carrier.amplitude, 0);
+  }
+  CHECK_EQ(fake_bridge_at(1, s + 5 * FRAME)->carrier.amplitude, 0);
+}
+
 const test_case_t channel_tests[] = {
     {"capabilities: ERM + LRA (80-300 Hz), features 0x27", capabilities_announce_both_channels},
     {"ERM: forward, reverse (brake), coast, on time", the_erm_gets_signed_pwm},
     {"LRA: f0 for 0 Hz, clamped to 80-300 Hz, frequency ramps frame by frame", the_lra_follows_each_frames_frequency},
     {"LRA: phase restarts on the first non-zero frame after a zero frame (§6.5)", the_carrier_phase_restarts_only_after_a_zero_frame},
     {"both channels' onsets on one frame", both_channels_start_on_one_frame},
+    {"LRA: staged switches at frame starts; replace restages; stop cancels", staged_switches_land_on_frame_starts},
+    {"LRA: a stop while silent cancels a staged onset", stop_cancels_a_staged_onset},
     {"stop by mask leaves the other channel; the watchdog stops both", stop_by_mask_and_the_watchdog},
     TEST_LIST_END,
 };

@@ -1,0 +1,268 @@
+import Foundation
+
+/// An emulated H-bridge board's drive trace (`time_us,channel,in1,in2`: each bridge input's
+/// duty 0…255 from when it changes), per channel as the signed duty in1 − in2.
+struct PWMTrace {
+  struct Row {
+    let microseconds: Double
+    let duty: Int
+  }
+
+  /// Each channel's rows in time order.
+  var channels: [Int: [Row]] = [:]
+
+  init(contentsOf url: URL) throws {
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    guard lines.first == "time_us,channel,in1,in2" else {
+      throw EmulatorError("trace \(url.path): header is \(lines.first.map(String.init) ?? "missing")")
+    }
+    for line in lines.dropFirst() {
+      let fields = line.split(separator: ",")
+      guard fields.count == 4, let t = Double(fields[0]), let channel = Int(fields[1]), let in1 = Int(fields[2]),
+        let in2 = Int(fields[3]), (0...255).contains(in1), (0...255).contains(in2)
+      else { throw EmulatorError("trace \(url.path): bad line '\(line)'") }
+      if in1 != 0 && in2 != 0 { throw EmulatorError("trace \(url.path): both inputs driven at \(t) µs (shoot-through)") }
+      channels[channel, default: []].append(Row(microseconds: t, duty: in1 - in2))
+    }
+  }
+
+  /// The duty in effect at `t` µs on `rows` (0 before the first row).
+  static func duty(_ rows: [Row], at t: Double) -> Int {
+    var low = 0, high = rows.count
+    while low < high {
+      let mid = (low + high) / 2
+      if rows[mid].microseconds <= t { low = mid + 1 } else { high = mid }
+    }
+    return low == 0 ? 0 : rows[low - 1].duty
+  }
+}
+
+/// One rendered frame of a channel: its level (signed, ±127 full scale) and frequency.
+struct RenderedFrame: Equatable {
+  let level: Int
+  let hertz: Int
+}
+
+/// How a PWM trace compares with the renderer's frames of one channel, given where frame 0
+/// starts on the trace's time line.
+struct PWMComparison {
+  /// The duty the firmware drives for a level: round(|level| × 255 / 127), its sign.
+  static func duty(_ level: Int) -> Int {
+    let magnitude = min(abs(level), 127)
+    return (level < 0 ? -1 : 1) * (magnitude * 255 + 63) / 127
+  }
+
+  /// Where frame 0 starts (µs on the trace's time line): the first non-zero row against the
+  /// first non-zero frame. An LRA's carrier restarts at sin 0, so its first non-zero duty comes
+  /// one carrier sample (31.9 µs) after the frame starts, and up to one more before the
+  /// interrupt first runs: `lead` takes that off.
+  static func origin(_ rows: [PWMTrace.Row], frames: [RenderedFrame], lead: Double) -> Double? {
+    guard let row = rows.first(where: { $0.duty != 0 }), let frame = frames.firstIndex(where: { $0.level != 0 })
+    else { return nil }
+    return row.microseconds - lead - Double(frame) * 1000
+  }
+
+  /// ERM: every frame's duty at its middle, against the frame's (or, timing within a frame, a
+  /// neighbour's when the change was late or early); returns the frames that match none, and
+  /// the largest duty error of the frames that matched their own.
+  static func erm(_ rows: [PWMTrace.Row], frames: [RenderedFrame], origin: Double) -> (failures: [String], worst: Int, shifted: Int) {
+    var failures: [String] = []
+    var worst = 0, shifted = 0
+    for (k, frame) in frames.enumerated() {
+      let measured = PWMTrace.duty(rows, at: origin + (Double(k) + 0.5) * 1000)
+      let expected = duty(frame.level)
+      if abs(measured - expected) <= 1 {
+        worst = max(worst, abs(measured - expected))
+        continue
+      }
+      let neighbours = [k - 1, k + 1].filter { frames.indices.contains($0) }.map { duty(frames[$0].level) }
+      if neighbours.contains(where: { abs(measured - $0) <= 1 }) {
+        shifted += 1
+      } else {
+        failures.append("frame \(k): duty \(measured), expected \(expected) (level \(frame.level))")
+      }
+    }
+    return (failures, worst, shifted)
+  }
+
+  /// A run of frames at one level and frequency.
+  struct HeldRun {
+    let first: Int
+    let count: Int
+    let frame: RenderedFrame
+  }
+
+  /// The runs of at least `minimum` frames at one non-zero level and frequency.
+  static func heldRuns(_ frames: [RenderedFrame], minimum: Int) -> [HeldRun] {
+    var runs: [HeldRun] = []
+    var start = 0
+    for k in 1...frames.count where k == frames.count || frames[k] != frames[start] {
+      if frames[start].level != 0 && k - start >= minimum { runs.append(HeldRun(first: start, count: k - start, frame: frames[start])) }
+      start = k
+    }
+    return runs
+  }
+
+  /// LRA, one held run: the peak duty of each half-wave sign over its frames (the carrier's
+  /// amplitude) and the frequency from its rising edges (IN1 starting a positive half-wave).
+  static func carrier(_ rows: [PWMTrace.Row], run: HeldRun, origin: Double) -> (peakPositive: Int, peakNegative: Int, hertz: Double?) {
+    // One frame in from each end: the shaper's neighbours and the frame change's timing stay out.
+    let start = origin + Double(run.first + 1) * 1000, end = origin + Double(run.first + run.count - 1) * 1000
+    var peakPositive = 0, peakNegative = 0
+    var edges: [Double] = []
+    var previous = PWMTrace.duty(rows, at: start)
+    for row in rows where row.microseconds > start && row.microseconds < end {
+      peakPositive = max(peakPositive, row.duty)
+      peakNegative = max(peakNegative, -row.duty)
+      if previous <= 0 && row.duty > 0 { edges.append(row.microseconds) }
+      if row.duty != 0 { previous = row.duty }
+    }
+    let hertz = edges.count >= 3 ? Double(edges.count - 1) / ((edges.last! - edges.first!) / 1e6) : nil
+    return (peakPositive, peakNegative, hertz)
+  }
+
+  /// LRA: for every run of non-zero frames after a zero frame, the sign of its first non-zero
+  /// duty (the carrier restarts at phase 0: a positive level starts with a positive half-wave,
+  /// a negative one in anti-phase) and how long after the run's frame start it came (µs).
+  static func restarts(_ rows: [PWMTrace.Row], frames: [RenderedFrame], origin: Double)
+    -> [(frame: Int, signMatches: Bool, delay: Double)]
+  {
+    var result: [(Int, Bool, Double)] = []
+    for k in frames.indices where frames[k].level != 0 && (k == 0 || frames[k - 1].level == 0) {
+      let start = origin + Double(k) * 1000
+      guard let row = rows.first(where: { $0.microseconds >= start - 200 && $0.duty != 0 }) else { continue }
+      result.append((k, (row.duty > 0) == (frames[k].level > 0), row.microseconds - start))
+    }
+    return result
+  }
+
+  /// What the sample-by-sample comparison found.
+  struct CarrierSamples {
+    /// Frames with a sample that is neither the frame's duty nor, before the frame's first
+    /// matching sample, the previous frame's (each with the first such sample).
+    var failures: [String] = []
+    /// The largest error of the samples that matched their frame.
+    var worst = 0
+    /// Frames that switched after their first sample, and the latest switch (µs after the
+    /// frame's first sample).
+    var lateFrames = 0
+    var latestSwitch = 0.0
+    /// The late frames: (frame, µs after its first sample).
+    var late: [(frame: Int, microseconds: Double)] = []
+    /// Where the frame grid fell on the sample grid (µs from a frame's start to its first sample).
+    var offset = 0.0
+    /// Samples that repeated the previous sample's duty (their interrupt ran after TOP).
+    var heldSamples = 0
+  }
+
+  /// LRA, sample by sample: the carrier the firmware must synthesize from the frames (its
+  /// phase accumulator, half-sine table and duty rounding, restarting after a zero frame at the
+  /// first sample of a frame, docs/protocol.md §6.5) against what the PWM puts out for each
+  /// sample (the last duty written before TOP: phase-correct PWM takes OCR2x there). A frame
+  /// may switch late (timing within the frame): until its first matching sample, samples may
+  /// be the previous frame's continued.
+  ///
+  /// The samples' grid (Timer2's BOTTOM, every 31.875 µs) is where the interrupt writes with
+  /// the least latency; the pattern's first sample is the one before its first non-zero duty.
+  /// Where the frame grid falls on the sample grid is not in the trace: every offset in a
+  /// sample period is tried, the one with the fewest failures and late frames counts.
+  static func carrierSamples(_ rows: [PWMTrace.Row], frames: [RenderedFrame], tolerance: Int = 1) -> CarrierSamples? {
+    let period = 510.0 / 16.0
+    guard let first = rows.first(where: { $0.duty != 0 })?.microseconds else { return nil }
+    let residues = rows.map { row -> Double in
+      let r = (row.microseconds - first).truncatingRemainder(dividingBy: period)
+      let positive = r < 0 ? r + period : r
+      return positive > period / 2 ? positive - period : positive
+    }
+    let grid = first + (residues.min() ?? 0)
+    let restart = grid + ((first - grid) / period).rounded() * period - period
+    var best: CarrierSamples?
+    for step in 0..<64 {
+      var result = carrierSamples(rows, frames: frames, restart: restart, offset: Double(step) * 0.5, tolerance: tolerance)
+      result.offset = Double(step) * 0.5
+      if let current = best,
+        (current.failures.count, current.lateFrames, current.heldSamples) <= (result.failures.count, result.lateFrames, result.heldSamples)
+      {
+        continue
+      }
+      best = result
+    }
+    return best
+  }
+
+  /// One offset of ``carrierSamples(_:frames:tolerance:)``: the restart sample (at BOTTOM,
+  /// `restart` µs) `offset` µs after frame 0's start.
+  private static func carrierSamples(
+    _ rows: [PWMTrace.Row], frames: [RenderedFrame], restart: Double, offset: Double, tolerance: Int
+  ) -> CarrierSamples {
+    let period = 510.0 / 16.0  // µs per carrier sample (16 MHz / 510)
+    var result = CarrierSamples()
+    var phase: UInt32 = 0
+    var current = -1
+    var switched = false
+    var firstSample = 0.0
+    var failed = false
+    var row = 0
+    var previousExpected = 0
+    func duty(_ level: Int, _ phase: UInt32) -> Int {
+      guard level != 0 else { return 0 }
+      let index = Int(phase >> 24)
+      let magnitude = (carrierAmplitude(level) * halfSine[index & 0x7F] + 255) >> 8
+      return (index & 0x80 != 0) != (level < 0) ? -magnitude : magnitude
+    }
+    let samples = Int((Double(frames.count) * 1000 - offset) / period)
+    for n in 0..<samples {
+      let t = restart + Double(n) * period
+      let k = Int((offset + Double(n) * period) / 1000)
+      if k != current {
+        if current >= 0 && !switched { result.lateFrames += 1 }
+        if k > 0 && frames[k - 1].level == 0 && frames[k].level != 0 { phase = 0 }
+        current = k
+        switched = false
+        failed = false
+        firstSample = t
+      }
+      let top = t + period / 2
+      while row + 1 < rows.count && rows[row + 1].microseconds <= top { row += 1 }
+      let measured = rows.isEmpty || rows[row].microseconds > top ? 0 : rows[row].duty
+      let error = abs(measured - duty(frames[k].level, phase))
+      // An interrupt delayed past TOP (by another interrupt) leaves the previous sample's duty
+      // for one more PWM period: timing within a sample.
+      let held = n > 0 && abs(measured - previousExpected) <= tolerance && error <= abs(previousExpected - duty(frames[k].level, phase)) + tolerance
+      defer { previousExpected = duty(frames[k].level, phase) }
+      if held && error > tolerance {
+        result.heldSamples += 1
+      } else if error <= tolerance {
+        if !switched && t > firstSample {
+          result.lateFrames += 1
+          result.latestSwitch = max(result.latestSwitch, t - firstSample)
+          result.late.append((k, t - firstSample))
+        }
+        switched = true
+        result.worst = max(result.worst, error)
+      } else if !switched && k > 0 && abs(measured - duty(frames[k - 1].level, phase)) <= tolerance {
+        // Still the previous frame: a late switch.
+      } else if !failed {
+        failed = true
+        result.failures.append("frame \(k): \(measured) at sample \(n), expected \(duty(frames[k].level, phase)) (level \(frames[k].level))")
+      }
+      phase = phase &+ carrierIncrement(frames[k].hertz)
+    }
+    return result
+  }
+
+  /// The firmware's half-sine table: round(255 sin(π i / 128)).
+  static let halfSine = (0..<128).map { Int((255 * sin(Double.pi * Double($0) / 128)).rounded()) }
+
+  /// The firmware's phase increment per sample for whole hertz.
+  static func carrierIncrement(_ hertz: Int) -> UInt32 {
+    let tenths = UInt32(hertz * 10)
+    return tenths &* 13690 &+ ((tenths &* 13648 &+ 32768) >> 16)
+  }
+
+  /// The firmware's carrier amplitude for a level: round(|level| 255 / 127).
+  static func carrierAmplitude(_ level: Int) -> Int {
+    let m = min(abs(level), 127)
+    return m >= 127 ? 255 : 2 * m + (m >= 64 ? 1 : 0)
+  }
+}
