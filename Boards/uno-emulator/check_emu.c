@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: check-emu EMULATOR FIRMWARE.elf BUILD_DIR [protocol.md]\n");
     return 2;
   }
-  const char *doc = argc > 4 ? argv[4] : "../../../docs/protocol.md";
+  const char *doc = argc > 4 ? argv[4] : "../../docs/protocol.md";
   char link[4096], log[4096];
   snprintf(trace_path, sizeof trace_path, "%s/check-trace.csv", argv[3]);
   snprintf(link, sizeof link, "%s/check-link", argv[3]);

@@ -69,6 +69,9 @@ static void row(emu_events_t *e, const char *event, const char *channel, const c
   e->rows++;
 }
 
+/* Whether a 16-bit counter seems to have gone back since `before`: read half-written. */
+static bool went_back(uint16_t now, uint16_t before) { return (uint16_t)(now - before) >= 0x8000; }
+
 void emu_events_poll(emu_events_t *e) {
   if (e->rx_head && e->rx_tail) {
     unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - e->avr->data[e->rx_tail]) % RX_RING_SIZE;
@@ -79,18 +82,23 @@ void emu_events_poll(emu_events_t *e) {
   /* Before board_init the state is zeroed RAM: nothing to compare yet. */
   if (boot_count == 0) return;
   bool watchdog_fired = read8(e, BOARD_OFFSET_WATCHDOG_FIRED) != 0;
-  uint16_t underruns = read16(e, BOARD_OFFSET_UNDERRUNS);
-  uint16_t late = read16(e, BOARD_OFFSET_LATE_SEGMENTS);
+  uint16_t underruns[BOARD_CHANNEL_COUNT], late[BOARD_CHANNEL_COUNT];
+  for (unsigned c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    underruns[c] = read16(e, BOARD_OFFSET_UNDERRUNS + c * BOARD_CHANNEL_STRIDE);
+    late[c] = read16(e, BOARD_OFFSET_LATE_SEGMENTS + c * BOARD_CHANNEL_STRIDE);
+  }
   uint16_t bad = read16(e, BOARD_OFFSET_BAD_FRAMES);
   bool lost = read8(e, BOARD_OFFSET_LINK_LOST) != 0;
   /* The poll runs between two instructions, maybe between the two byte stores of a counter:
    * a counter that seems to go back was read half-written; look again next tick. */
-  if (e->seen && boot_count == e->boot_count &&
-      ((uint16_t)(underruns - e->underruns) >= 0x8000 || (uint16_t)(late - e->late_segments) >= 0x8000 ||
-       (uint16_t)(bad - e->bad_frames) >= 0x8000)) {
-    return;
+  if (e->seen && boot_count == e->boot_count) {
+    bool torn = went_back(bad, e->bad_frames);
+    for (unsigned c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+      torn = torn || went_back(underruns[c], e->underruns[c]) || went_back(late[c], e->late_segments[c]);
+    }
+    if (torn) return;
   }
-  char detail[48];
+  char detail[48], channel[8];
   size_t before = e->rows;
   if (!e->seen) {
     e->seen = true;
@@ -101,8 +109,11 @@ void emu_events_poll(emu_events_t *e) {
     row(e, "reset", "", detail);
   } else {
     if (watchdog_fired && !e->watchdog_fired) row(e, "watchdog_stop", "", "");
-    for (uint16_t n = e->underruns; n != underruns; n++) row(e, "underrun", "0", "");
-    for (uint16_t n = e->late_segments; n != late; n++) row(e, "late_batch", "0", "");
+    for (unsigned c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+      snprintf(channel, sizeof channel, "%u", c);
+      for (uint16_t n = e->underruns[c]; n != underruns[c]; n++) row(e, "underrun", channel, "");
+      for (uint16_t n = e->late_segments[c]; n != late[c]; n++) row(e, "late_batch", channel, "");
+    }
     if (bad != e->bad_frames) {
       snprintf(detail, sizeof detail, "count=%u", (unsigned)(uint16_t)(bad - e->bad_frames));
       row(e, "bad_frames", "", detail);
@@ -111,8 +122,8 @@ void emu_events_poll(emu_events_t *e) {
   }
   e->boot_count = boot_count;
   e->watchdog_fired = watchdog_fired;
-  e->underruns = underruns;
-  e->late_segments = late;
+  memcpy(e->underruns, underruns, sizeof underruns);
+  memcpy(e->late_segments, late, sizeof late);
   e->bad_frames = bad;
   e->link_lost = lost;
   if (e->rows != before) fflush(e->out);

@@ -6,8 +6,9 @@
  *
  * The firmware has no channel to say so (a real board has none either): the emulator reads its
  * `board` state from the AVR's RAM every service tick, at the offsets avr-gcc gave the fields
- * (build/board_offsets.h, generated from board_offsets.c), and writes a row when a counter
- * moves or a flag rises.
+ * (build/<board>/board_offsets.h, generated from board_offsets.c), and writes a row when a
+ * counter moves or a flag rises. underrun and late_batch rows name their channel (each of the
+ * board's BOARD_CHANNEL_COUNT channels is watched); the other events are the board's.
  */
 #ifndef EMU_EVENTS_H
 #define EMU_EVENTS_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "board_offsets.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
 
@@ -26,8 +28,8 @@ typedef struct {
   bool seen;         /* the state below was read once (after the firmware's board_init) */
   uint16_t boot_count;
   bool watchdog_fired;
-  uint16_t underruns;
-  uint16_t late_segments;
+  uint16_t underruns[BOARD_CHANNEL_COUNT];     /* per channel */
+  uint16_t late_segments[BOARD_CHANNEL_COUNT];
   uint16_t bad_frames;
   bool link_lost;
   unsigned long rows;

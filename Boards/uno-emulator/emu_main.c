@@ -1,23 +1,33 @@
 /*
- * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno + DRV2605L board.
+ * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno board, built per board (make BOARD=…):
  *
- *   hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
- *                     [--link PATH] [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]
+ *   uno-drv2605l: hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
+ *                   [--link PATH] [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]
+ *   uno-hbridge:  hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
+ *                   [--link PATH] [--trace FILE.csv] [--events FILE.csv]
  *
  * Runs the firmware ELF on simavr's ATmega328P at 16 MHz in real time, with UART0 on a
- * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and a
- * DRV2605L model on the TWI bus (--trace logs its register writes; --no-chip leaves the bus
- * empty; --events writes what the firmware did beside its drive — resets, watchdog stops,
- * underruns, late batches, bad frames, a lost link — as `sim serve --trace` does, emu_events.h).
+ * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and the
+ * board's driver beside it, chosen at compile time (-DEMU_BOARD_…, emu_options.h):
+ *  - uno-drv2605l: a DRV2605L model on the TWI bus (drv2605_model.h); --trace logs its register
+ *    writes (`time_us,register,value`), --no-chip leaves the bus empty, --lra-f0 sets the
+ *    resonance of the modelled LRA, which the chip's auto-calibration measures (175.1 Hz by
+ *    default);
+ *  - uno-hbridge: a DRV8833 dual h-bridge on Timer0's and Timer2's PWM pins (hbridge_model.h);
+ *    --trace logs the duty each bridge input gets (`time_us,channel,in1,in2`); --no-chip and
+ *    --lra-f0 are refused (exit status 2).
+ * --events writes what the firmware did beside its drive — resets, watchdog stops, underruns
+ * and late batches per channel, bad frames, a lost link — as `sim serve --trace` does
+ * (emu_events.h).
  * --bootloader loads an Intel hex (Optiboot) at its address and starts there, as the Uno's
  * fuses (BOOTRST) do; --blank leaves the application flash erased (the firmware ELF, if given,
  * is then read for its symbols only), so the board runs nothing until flashed through the
  * bootloader. --auto-reset models the Uno's DTR auto-reset: a host opening the pty resets the
  * AVR externally (EXTRF), which is what makes Optiboot listen (~1 s) before the application.
- * --lra-f0 sets the resonance of the modelled LRA, which the chip's auto-calibration measures
- * (175.1 Hz by default). SIGUSR1 power-cycles the board (PORF: Optiboot starts the application at once).
+ * SIGUSR1 power-cycles the board (PORF: Optiboot starts the application at once).
  * Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
- * removed. A missing or unreadable firmware file is exit status 1.
+ * removed. A usage error is exit status 1, a missing or unreadable firmware file too; a
+ * firmware that crashes or stops is 2.
  *
  * Real time: a cycle timer every 100 us of simulated time compares simulated with wall-clock
  * time and sleeps while the simulation is ahead (waking early when the host writes). When the
@@ -40,16 +50,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "drv2605_model.h"
 #include "emu_events.h"
+#include "emu_image.h"
+#include "emu_options.h"
 #include "pty_bridge.h"
 #include "sim_avr.h"
 #include "sim_cycle_timers.h"
 #include "sim_elf.h"
-#include "sim_hex.h"
 #include "sim_io.h"
 #include "avr_watchdog.h"
 #include "sim_time.h"
+#ifdef EMU_BOARD_HBRIDGE
+#include "hbridge_model.h"
+#else
+#include "drv2605_model.h"
+#endif
 
 #define MCU "atmega328p"
 #define FREQUENCY 16000000u
@@ -80,7 +95,11 @@ static void on_signal(int signal_number) {
 typedef struct {
   avr_t *avr;
   pty_bridge_t pty;
+#ifdef EMU_BOARD_HBRIDGE
+  hbridge_model_t hbridge;
+#else
   drv2605_model_t drv;
+#endif
   emu_events_t events;
   uint64_t anchor_wall_ns; /* wall clock at anchor_cycle */
   avr_cycle_count_t anchor_cycle;
@@ -206,28 +225,6 @@ static void wdtcsr_written(struct avr_irq_t *irq, uint32_t value, void *param) {
   if ((value & 0x48) && !(value & 0x10)) avr_ioctl((avr_t *)param, AVR_IOCTL_WATCHDOG_RESET, 0);
 }
 
-/* Loads an Intel hex file (a bootloader) into flash; returns its lowest address, or -1. */
-static long load_bootloader(avr_t *avr, const char *path) {
-  ihex_chunk_p chunks = NULL;
-  int count = read_ihex_chunks(path, &chunks);
-  if (count <= 0) {
-    fprintf(stderr, "hapticctl-emu-uno: cannot read the bootloader %s (an Intel hex file)\n", path);
-    return -1;
-  }
-  long lowest = -1;
-  for (int i = 0; i < count; i++) {
-    if (chunks[i].baseaddr + chunks[i].size > avr->flashend + 1) {
-      fprintf(stderr, "hapticctl-emu-uno: the bootloader %s does not fit in flash (0x%x + %u > 0x%x)\n", path, chunks[i].baseaddr, chunks[i].size, avr->flashend + 1);
-      free_ihex_chunks(chunks);
-      return -1;
-    }
-    memcpy(avr->flash + chunks[i].baseaddr, chunks[i].data, chunks[i].size);
-    if (lowest < 0 || chunks[i].baseaddr < (uint32_t)lowest) lowest = chunks[i].baseaddr;
-  }
-  free_ihex_chunks(chunks);
-  return lowest;
-}
-
 /* Opens an output file (`what` names it in the message); NULL with a message on failure. */
 static FILE *open_output(const char *path, const char *what) {
   FILE *file = fopen(path, "w");
@@ -235,49 +232,12 @@ static FILE *open_output(const char *path, const char *what) {
   return file;
 }
 
-static void usage(void) {
-  fprintf(stderr,
-          "usage: hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]] [--link PATH]\n"
-          "                         [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]\n");
-}
-
 int main(int argc, char **argv) {
-  const char *firmware_path = NULL, *link = NULL, *trace_path = NULL, *events_path = NULL, *bootloader_path = NULL;
-  bool no_chip = false, blank = false, auto_reset = false;
-  double lra_f0 = 175.1; /* the LRA on the DRV2605L's outputs (its board file says 175 Hz) */
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--firmware") == 0 && i + 1 < argc) {
-      firmware_path = argv[++i];
-    } else if (strcmp(argv[i], "--link") == 0 && i + 1 < argc) {
-      link = argv[++i];
-    } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
-      trace_path = argv[++i];
-    } else if (strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
-      events_path = argv[++i];
-    } else if (strcmp(argv[i], "--bootloader") == 0 && i + 1 < argc) {
-      bootloader_path = argv[++i];
-    } else if (strcmp(argv[i], "--blank") == 0) {
-      blank = true;
-    } else if (strcmp(argv[i], "--auto-reset") == 0) {
-      auto_reset = true;
-    } else if (strcmp(argv[i], "--lra-f0") == 0 && i + 1 < argc) {
-      char *end = NULL;
-      lra_f0 = strtod(argv[++i], &end);
-      if (!end || *end || !(lra_f0 >= 40 && lra_f0 <= 1000)) {
-        fprintf(stderr, "hapticctl-emu-uno: --lra-f0 %s: a frequency of 40-1000 Hz\n", argv[i]);
-        return 1;
-      }
-    } else if (strcmp(argv[i], "--no-chip") == 0) {
-      no_chip = true;
-    } else {
-      usage();
-      return 1;
-    }
-  }
-  if ((!firmware_path && !blank) || ((blank || auto_reset) && !bootloader_path)) {
-    usage();
-    return 1;
-  }
+  emu_options_t options;
+  int usage_status = emu_options_parse(&options, argc, argv);
+  if (usage_status != 0) return usage_status;
+  const char *firmware_path = options.firmware, *bootloader_path = options.bootloader;
+  bool blank = options.blank;
   /* stdout carries one line, the pty path: everything simavr prints goes to stderr. */
   fflush(stdout);
   int path_out = dup(STDOUT_FILENO);
@@ -285,30 +245,13 @@ int main(int argc, char **argv) {
 
   elf_firmware_t firmware;
   memset(&firmware, 0, sizeof firmware);
-  if (firmware_path) {
-    FILE *probe = fopen(firmware_path, "rb");
-    if (!probe) {
-      fprintf(stderr, "hapticctl-emu-uno: cannot read firmware %s: %s\n", firmware_path, strerror(errno));
-      return 1;
-    }
-    unsigned char magic[4] = {0};
-    size_t got = fread(magic, 1, 4, probe);
-    fclose(probe);
-    if (got != 4 || memcmp(magic, "\x7f" "ELF", 4) != 0) {
-      fprintf(stderr, "hapticctl-emu-uno: %s is not an ELF file\n", firmware_path);
-      return 1;
-    }
-    if (elf_read_firmware(firmware_path, &firmware) != 0 || firmware.flashsize == 0) {
-      fprintf(stderr, "hapticctl-emu-uno: cannot load firmware %s\n", firmware_path);
-      return 1;
-    }
-  }
+  if (firmware_path && !emu_image_read_elf(firmware_path, &firmware)) return 1;
   snprintf(firmware.mmcu, sizeof firmware.mmcu, "%s", MCU);
   firmware.frequency = FREQUENCY;
 
   FILE *trace = NULL, *events = NULL;
-  if ((trace_path && !(trace = open_output(trace_path, "trace"))) ||
-      (events_path && !(events = open_output(events_path, "events")))) {
+  if ((options.trace && !(trace = open_output(options.trace, "trace"))) ||
+      (options.events && !(events = open_output(options.events, "events")))) {
     return 1;
   }
 
@@ -326,7 +269,7 @@ int main(int argc, char **argv) {
   if (firmware_path && !blank) avr_load_firmware(e.avr, &firmware);
   e.avr->frequency = FREQUENCY;
   if (bootloader_path) {
-    long start = load_bootloader(e.avr, bootloader_path);
+    long start = emu_image_load_hex(e.avr, bootloader_path);
     if (start < 0) return 1;
     /* BOOTRST programmed (the Uno's high fuse 0xDE): every reset starts the bootloader; it
      * runs above the application, so all of flash is code. */
@@ -338,11 +281,15 @@ int main(int argc, char **argv) {
 
   avr_irq_register_notify(avr_iomem_getirq(e.avr, WDTCSR_ADDRESS, NULL, AVR_IOMEM_IRQ_ALL), wdtcsr_written, e.avr);
 
-  if (!pty_bridge_open(&e.pty, link)) return 1;
-  if (auto_reset) pty_bridge_track_host(&e.pty);
+  if (!pty_bridge_open(&e.pty, options.link)) return 1;
+  if (options.auto_reset) pty_bridge_track_host(&e.pty);
   pty_bridge_attach(&e.pty, e.avr);
-  drv2605_model_init(&e.drv, e.avr, no_chip, lra_f0, trace);
+#ifdef EMU_BOARD_HBRIDGE
+  hbridge_model_init(&e.hbridge, e.avr, trace);
+#else
+  drv2605_model_init(&e.drv, e.avr, options.no_chip, options.lra_f0, trace);
   drv2605_model_attach(&e.drv);
+#endif
   if (!emu_events_init(&e.events, e.avr, &firmware, events)) return 1;
 
   struct sigaction action;
@@ -399,10 +346,17 @@ int main(int argc, char **argv) {
             state == cpu_Crashed ? "crashed" : "stopped (sleep with interrupts off?)", e.avr->pc);
     status = 2;
   }
+  char drive[96];
+#ifdef EMU_BOARD_HBRIDGE
+  hbridge_model_finish(&e.hbridge);
+  hbridge_model_describe(&e.hbridge, drive, sizeof drive);
+#else
+  snprintf(drive, sizeof drive, "%lu register writes", e.drv.writes);
+#endif
   fprintf(stderr,
-          "hapticctl-emu-uno: %.3f s simulated, %lu register writes, %lu bytes in, %lu out, "
+          "hapticctl-emu-uno: %.3f s simulated, %s, %lu bytes in, %lu out, "
           "%lu dropped, %lu slips (%llu us), %lu resets\n",
-          (double)e.avr->cycle / FREQUENCY, e.drv.writes, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
+          (double)e.avr->cycle / FREQUENCY, drive, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
           e.slips, (unsigned long long)e.slipped_usec, e.resets);
   report_ram(e.avr);
   if (e.events.rx_head) {

@@ -134,22 +134,38 @@ static uint16_t channel_frequency(uint8_t c, uint16_t hz) {
   return (uint16_t)(hz * 10u);
 }
 
-/* Hands the driver channel `c`'s next frame ahead of time (driver_stage) when it starts within
- * a frame; further off, the channel is evaluated again a frame before it (then staged). */
-static void stage_next_frame(uint8_t c, uint32_t now) {
+/* How far ahead frames are staged: a batch takes up to ~2 ms to decode and play on the AVR,
+ * during which the main loop computes no frame; staged frames still switch on time. */
+#define STAGE_AHEAD_TICKS (4u * BOARD_TICKS_PER_FRAME)
+
+/* Hands the driver channel `c`'s coming frames ahead of time (driver_stage), up to
+ * STAGE_AHEAD_TICKS from now, for back ends that switch at exact times; a frame further off
+ * is staged when the channel is evaluated STAGE_AHEAD_TICKS before it. */
+static void stage_ahead(uint8_t c, uint32_t now) {
   channel_t *channel = &board.channels[c];
-  uint32_t at = channel->next_eval;
-  if (time_diff(at, now) > (int32_t)BOARD_TICKS_PER_FRAME) {
-    channel->next_eval = at - BOARD_TICKS_PER_FRAME;
-    return;
+  if (!driver_stages(c)) return;
+  if (!channel->staging) {
+    channel->staging = true;
+    channel->stage_from = channel->next_eval;
   }
-  queue_frame_t next = queue_frame(&channel->queue, at);
-  driver_stage(c, clamp_level(next.level), channel_frequency(c, next.hz), at);
+  while (time_diff(channel->stage_from, now) <= (int32_t)STAGE_AHEAD_TICKS) {
+    queue_frame_t frame = queue_frame(&channel->queue, channel->stage_from);
+    if (!driver_stage(c, clamp_level(frame.level), channel_frequency(c, frame.hz), channel->stage_from)) break;
+    channel->stage_from = frame.next;
+  }
+  if (time_diff(channel->stage_from - STAGE_AHEAD_TICKS, channel->next_eval) < 0) {
+    channel->next_eval = channel->stage_from - STAGE_AHEAD_TICKS; /* wake to stage it */
+  }
 }
 
 static void playback_update_channel(uint8_t c, uint32_t now) {
   channel_t *channel = &board.channels[c];
   if (!channel->reevaluate && time_diff(now, channel->next_eval) < 0) return;
+  if (channel->restage) {
+    if (channel->staging) driver_unstage(c); /* staged frames may be stale */
+    channel->staging = false;
+    channel->restage = false;
+  }
   channel->reevaluate = false;
   bool dry = queue_drop_finished(&channel->queue, now);
   queue_frame_t frame = queue_frame(&channel->queue, now);
@@ -158,7 +174,7 @@ static void playback_update_channel(uint8_t c, uint32_t now) {
   if (dry && channel->level != 0 && channel->underruns != 0xFFFF) channel->underruns++;
   channel->level = level;
   driver_output(c, level, channel_frequency(c, frame.hz), frame.start);
-  stage_next_frame(c, now);
+  stage_ahead(c, now);
 }
 
 /* Each channel at the time it is computed: a channel computed with the time its predecessor
@@ -175,6 +191,7 @@ static void stop_channel(uint8_t c) {
   driver_stop(c);
   channel->level = 0;
   channel->reevaluate = true;
+  channel->restage = true;
 }
 
 static void stop_channels(uint8_t mask) {
@@ -210,6 +227,9 @@ static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, u
   }
   if (result.late && channel->late_segments != 0xFFFF) channel->late_segments++;
   channel->reevaluate = true;
+  /* A batch that starts within the staged frames cuts them; one after them (streaming: the
+   * host queues ~30 ms ahead, frames are staged 4 ms ahead) leaves them as they are. */
+  if (channel->staging && time_diff(header.start_time, channel->stage_from) < 0) channel->restage = true;
 }
 
 static void handle_rom_effect(const uint8_t *payload, uint8_t length, uint32_t now) {
@@ -400,7 +420,10 @@ void board_poll(void) {
     board.calibration_event = (uint8_t)event;
     board.calibration_result_pending = true;
   } else if (event == DRIVER_EVENT_EFFECT_FINISHED) {
-    for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) board.channels[c].reevaluate = true; /* drive the queues' levels again */
+    for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+      board.channels[c].reevaluate = true; /* drive the queues' levels again */
+      board.channels[c].restage = true;
+    }
   }
   if (board.calibration_result_pending && send_calibration_outcome(board.calibration_event)) {
     board.calibration_result_pending = false;

@@ -33,6 +33,9 @@ typedef struct {
   int16_t level;      /* drive level now (what the driver was given) */
   uint32_t next_eval; /* when the level may change next */
   bool reevaluate;    /* the queue changed: evaluate now */
+  bool staging;       /* frames up to stage_from are staged with the driver (driver_stage) */
+  bool restage;       /* the queue changed within what is staged: unstage, stage again */
+  uint32_t stage_from; /* the start of the next frame to stage */
   uint16_t underruns;
   uint16_t late_segments;
 } channel_t;

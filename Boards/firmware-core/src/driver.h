@@ -36,12 +36,18 @@ bool driver_init(void);
  * (board ticks, at or a little before now: a carrier restarted now is aligned to it). */
 void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t frame_start);
 
-/* The drive channel `channel` is due to change to at board time `at` (its next frame, at most
- * a frame ahead): a back end that can switch at an exact time (the H-bridge's carrier
- * interrupt) stages it for then. The core still calls driver_output() once `at` has passed,
- * with the same drive unless the queue changed since (a batch replaced it: the back end then
- * switches to the new drive at once). Each call replaces the last staged drive. */
-void driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at);
+/* Whether channel `channel`'s back end switches frames at exact times from staged drive
+ * (driver_stage); the core computes frames ahead only for those. */
+bool driver_stages(uint8_t channel);
+
+/* Channel `channel`'s drive from board time `at` on (a coming frame, at most a few frames
+ * ahead, later than any staged before): the back end switches to it then. The core still calls
+ * driver_output() for the frame once `at` has passed, with the same drive unless the queue
+ * changed since; it then calls driver_unstage() first. False when no more can be staged. */
+bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at);
+
+/* Drops channel `channel`'s staged drive not switched to yet (the queue changed). */
+void driver_unstage(uint8_t channel);
 
 /* Stops channel `channel` now: level 0, and any effect on it ended (a staged drive too). */
 void driver_stop(uint8_t channel);

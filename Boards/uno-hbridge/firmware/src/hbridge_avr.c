@@ -15,20 +15,28 @@
 #include "hbridge.h"
 
 static carrier_t carrier; /* the interrupt's; changed with interrupts off */
-/* A switch staged for the first sample at or after board time staged_at (low 16 bits: Timer1's
- * counter; a stage is at most 8 ms ahead, well within its 32.8 ms wrap). */
-static carrier_t staged;
-static uint16_t staged_at;
-static bool staged_restart;
-static volatile bool staged_pending;
 
-/* Makes the staged switch when its time has come (interrupts off). */
+/* Switches staged for the first sample at or after their board time (low 16 bits: Timer1's
+ * counter; a stage is at most ~8 ms ahead, well within its 32.8 ms wrap), in time order. */
+typedef struct {
+  carrier_t carrier;
+  uint16_t at;
+  bool restart;
+} stage_t;
+
+static stage_t stages[HBRIDGE_STAGES];
+static uint8_t stage_head;
+static volatile uint8_t stage_count;
+
+/* Makes the staged switches whose time has come (interrupts off). */
 static void switch_when_due(void) {
-  if (staged_pending && (int16_t)(TCNT1 - staged_at) >= 0) {
-    uint32_t phase = staged_restart ? 0 : carrier.phase;
-    carrier = staged;
+  while (stage_count > 0 && (int16_t)(TCNT1 - stages[stage_head].at) >= 0) {
+    const stage_t *stage = &stages[stage_head];
+    uint32_t phase = stage->restart ? 0 : carrier.phase;
+    carrier = stage->carrier;
     carrier.phase = phase;
-    staged_pending = false;
+    stage_head = (uint8_t)((stage_head + 1) % HBRIDGE_STAGES);
+    stage_count--;
   }
 }
 
@@ -38,7 +46,7 @@ ISR(TIMER2_OVF_vect) {
   carrier_step(&carrier, &in1, &in2);
   OCR2A = in1;
   OCR2B = in2;
-  if (carrier.amplitude == 0 && !staged_pending) TIMSK2 = 0; /* silent, nothing to wait for */
+  if (carrier.amplitude == 0 && stage_count == 0) TIMSK2 = 0; /* silent, nothing to wait for */
 }
 
 void hbridge_init(void) {
@@ -77,26 +85,38 @@ void hbridge_set_carrier(const carrier_t *next, bool restart, uint32_t since) {
     if (!restart) phase = carrier.phase;
     carrier = *next;
     carrier.phase = phase;
-    staged_pending = false;
     if (carrier.amplitude == 0) {
-      TIMSK2 = 0;
       OCR2A = 0;
       OCR2B = 0;
-    } else {
-      TIMSK2 = _BV(TOIE2);
     }
+    TIMSK2 = carrier.amplitude == 0 && stage_count == 0 ? 0 : _BV(TOIE2);
   }
 }
 
-void hbridge_stage_carrier(const carrier_t *next, bool restart, uint32_t at) {
+bool hbridge_stage_carrier(const carrier_t *next, bool restart, uint32_t at) {
+  bool staged = false;
   ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-    /* A switch already due that the interrupt has not made yet (the frame began within the
-     * last sample) is made first: replacing it would skip its frame. */
-    switch_when_due();
-    staged = *next;
-    staged_restart = restart;
-    staged_at = (uint16_t)at;
-    staged_pending = true;
-    TIMSK2 = _BV(TOIE2); /* the interrupt watches the time (outputs stay 0 while silent) */
+    switch_when_due(); /* a due switch the interrupt has not made yet frees its place */
+    if (stage_count < HBRIDGE_STAGES) {
+      stage_t *stage = &stages[(stage_head + stage_count) % HBRIDGE_STAGES];
+      stage->carrier = *next;
+      stage->at = (uint16_t)at;
+      stage->restart = restart;
+      stage_count++;
+      staged = true;
+      TIMSK2 = _BV(TOIE2); /* the interrupt watches the time (outputs stay 0 while silent) */
+    }
   }
+  return staged;
+}
+
+uint8_t hbridge_unstage(void) {
+  uint8_t dropped;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    switch_when_due();
+    dropped = stage_count;
+    stage_count = 0;
+    if (carrier.amplitude == 0) TIMSK2 = 0;
+  }
+  return dropped;
 }

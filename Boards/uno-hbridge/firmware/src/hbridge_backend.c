@@ -22,15 +22,20 @@ typedef struct {
   uint16_t frequency_x10;
 } lra_drive_t;
 
-static lra_drive_t lra_now;    /* the frame the carrier plays: a level 0 makes the next non-zero one restart */
-static lra_drive_t lra_staged; /* the frame staged for lra_staged_at (while lra_staged_valid) */
-static uint32_t lra_staged_at;
-static bool lra_staged_valid;
+/* A frame staged with the bridge, in time order: the bridge switches to it at `at`. */
+typedef struct {
+  lra_drive_t drive;
+  uint32_t at;
+} lra_stage_t;
+
+static lra_drive_t lra_now; /* the frame the carrier plays: a level 0 makes the next non-zero one restart */
+static lra_stage_t lra_stages[HBRIDGE_STAGES]; /* staged, not yet output by the core */
+static uint8_t lra_staged;
 static const driver_calibration_t no_calibration = {false, 0, 0, 0, 0};
 
 bool driver_init(void) {
   lra_now = (lra_drive_t){0, 0};
-  lra_staged_valid = false;
+  lra_staged = 0;
   hbridge_init();
   return true;
 }
@@ -55,43 +60,61 @@ static carrier_t lra_carrier(lra_drive_t drive) {
   return carrier;
 }
 
-/* The frame that started at `frame_start`: the carrier's interrupt switched to it then when
- * it was staged as it is; otherwise it changes now (its phase aligned to the frame's start
- * when it restarts: hbridge_set_carrier). */
+/* Forgets the first `count` staged frames (output, or dropped). */
+static void pop_stages(uint8_t count) {
+  for (uint8_t i = count; i < lra_staged; i++) lra_stages[i - count] = lra_stages[i];
+  lra_staged = (uint8_t)(lra_staged - count);
+}
+
+/* Whether board time a is before b. */
+static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+
+/* The frame that started at `frame_start`: the bridge switched to it then when it was staged as
+ * it is; otherwise it changes now (its phase aligned to the frame's start when it restarts:
+ * hbridge_set_carrier). */
 static void output_lra(lra_drive_t drive, uint32_t frame_start) {
-  if (lra_staged_valid && (int32_t)(frame_start - lra_staged_at) < 0 && (int32_t)(hal_ticks() - lra_staged_at) >= 0) {
-    /* A frame computed just before the staged one began, output after it did: the carrier
-     * plays the staged frame already, going back would put out a stale drive. The core
+  if (lra_staged > 0 && before(frame_start, lra_stages[0].at) && !before(hal_ticks(), lra_stages[0].at)) {
+    /* A frame computed just before the next staged one began, output after it did: the
+     * carrier plays the staged frame already, going back would put out a stale drive. The core
      * evaluates the channel again at once (its next change is due). */
     return;
   }
-  if (lra_staged_valid && lra_staged_at == frame_start) {
-    /* The staged frame: the interrupt switches (or switched) at its start as staged. */
-    lra_staged_valid = false;
-    if (same_drive(drive, lra_staged)) {
-      lra_now = drive;
+  while (lra_staged > 0 && before(lra_stages[0].at, frame_start)) {
+    lra_now = lra_stages[0].drive; /* a frame the core had no time to compute: the bridge played it */
+    pop_stages(1);
+  }
+  if (lra_staged > 0 && lra_stages[0].at == frame_start) {
+    bool same = same_drive(drive, lra_stages[0].drive);
+    pop_stages(1);
+    if (same) {
+      lra_now = drive; /* switched (or switching) at the frame's start */
       return;
     }
   } else if (same_drive(drive, lra_now)) {
-    return; /* the frame playing, evaluated again (the queue changed): a staged switch stands */
+    return; /* the frame playing, evaluated again */
   }
+  /* Not staged (a frame the core could not stage in time): now. Frames staged after it stay. */
   carrier_t carrier = lra_carrier(drive);
   hbridge_set_carrier(&carrier, lra_now.level == 0 && drive.level != 0, frame_start);
   lra_now = drive;
-  lra_staged_valid = false;
 }
 
-/* The frame due at `at`, right after the one playing: the interrupt switches at its first
- * carrier sample from then on (within 32 us), restarting the phase after a frame at 0. */
-static void stage_lra(lra_drive_t drive, uint32_t at) {
-  /* Staged already (the core stages again after every evaluation): the switch, perhaps made
-   * by now, stands as it is. */
-  if (lra_staged_valid && lra_staged_at == at && same_drive(drive, lra_staged)) return;
+/* A coming frame, after the last staged (or the frame playing): the interrupt switches at its
+ * first carrier sample from `at` on (within 32 us), restarting the phase after a frame at 0. */
+static bool stage_lra(lra_drive_t drive, uint32_t at) {
+  if (lra_staged == HBRIDGE_STAGES) return false;
+  lra_drive_t before = lra_staged > 0 ? lra_stages[lra_staged - 1].drive : lra_now;
   carrier_t carrier = lra_carrier(drive);
-  hbridge_stage_carrier(&carrier, lra_now.level == 0 && drive.level != 0, at);
-  lra_staged = drive;
-  lra_staged_at = at;
-  lra_staged_valid = true;
+  if (!hbridge_stage_carrier(&carrier, before.level == 0 && drive.level != 0, at)) return false;
+  lra_stages[lra_staged++] = (lra_stage_t){drive, at};
+  return true;
+}
+
+/* The queue changed: the staged frames not switched to yet go (those switched to are playing). */
+static void unstage_lra(void) {
+  uint8_t made = (uint8_t)(lra_staged - hbridge_unstage());
+  if (made > 0) lra_now = lra_stages[made - 1].drive;
+  lra_staged = 0;
 }
 
 void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t frame_start) {
@@ -102,18 +125,26 @@ void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint3
   }
 }
 
-/* The ERM has no phase: its level changes when the frame is computed (~50 us after its start). */
-void driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
-  if (channel == LRA_CHANNEL) stage_lra((lra_drive_t){level, frequency_x10}, at);
+/* The LRA's carrier switches at exact times; the ERM has no phase: its level changes when the
+ * frame is computed (~0.2 ms after its start on the AVR, nothing against a motor's 50 ms). */
+bool driver_stages(uint8_t channel) { return channel == LRA_CHANNEL; }
+
+bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
+  return channel == LRA_CHANNEL && stage_lra((lra_drive_t){level, frequency_x10}, at);
+}
+
+void driver_unstage(uint8_t channel) {
+  if (channel == LRA_CHANNEL) unstage_lra();
 }
 
 void driver_stop(uint8_t channel) {
   if (channel == LRA_CHANNEL) {
     /* Off now, and a staged switch (an onset, perhaps) cancelled with it. */
     carrier_t off = {0, 0, 0, false};
+    (void)hbridge_unstage();
     hbridge_set_carrier(&off, false, 0);
     lra_now = (lra_drive_t){0, 0};
-    lra_staged_valid = false;
+    lra_staged = 0;
   } else {
     driver_output(channel, 0, 0, 0);
   }
