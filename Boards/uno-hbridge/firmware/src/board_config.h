@@ -20,7 +20,7 @@
 #define BOARD_FRAME_PERIOD_US 1000
 
 /* Segments each channel queue holds (18 bytes each in RAM with frequencies; two queues). */
-#define BOARD_QUEUE_DEPTH 20
+#define BOARD_QUEUE_DEPTH 16
 
 /* Watchdog: drive stops after this much silence from the host (set watchdog: 10-5000 ms). */
 #define BOARD_WATCHDOG_MS_DEFAULT 100

@@ -18,7 +18,8 @@
 /* Wakes the bridge (nSLEEP high) with both channels off and starts the PWM timers. */
 void hbridge_init(void);
 
-/* Bridge A's input duties (0…255; one of them 0: forward, reverse or coast). */
+/* Bridge A's input duties now (0…255; one of them 0: forward, reverse or coast). Switches
+ * staged for later stay. */
 void hbridge_set_erm(uint8_t in1, uint8_t in2);
 
 /* Bridge B's carrier from the next sample on: amplitude, phase increment and sign from
@@ -28,7 +29,7 @@ void hbridge_set_erm(uint8_t in1, uint8_t in2);
  * Switches staged for later stay. */
 void hbridge_set_carrier(const carrier_t *carrier, bool restart, uint32_t since);
 
-/* Switches staged at once at most (the core stages four frames ahead). */
+/* Switches staged at once at most, per bridge (the core stages four frames ahead). */
 #define HBRIDGE_STAGES 4
 
 /* The same, from the first carrier sample at or after board time `at` (later than any staged
@@ -36,7 +37,12 @@ void hbridge_set_carrier(const carrier_t *carrier, bool restart, uint32_t since)
  * False when HBRIDGE_STAGES are staged and not made yet. */
 bool hbridge_stage_carrier(const carrier_t *carrier, bool restart, uint32_t at);
 
-/* Drops the staged switches not made yet (due ones are made first); returns how many. */
-uint8_t hbridge_unstage(void);
+/* Bridge A's duties from the first carrier sample at or after board time `at` on (the
+ * interrupt makes the switch, within 32 us), as hbridge_stage_carrier. */
+bool hbridge_stage_erm(uint8_t in1, uint8_t in2, uint32_t at);
+
+/* Drops bridge `bridge`'s (0 A, 1 B) staged switches not made yet (due ones are made first);
+ * returns how many. */
+uint8_t hbridge_unstage(uint8_t bridge);
 
 #endif

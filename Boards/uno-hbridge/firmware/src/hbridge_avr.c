@@ -3,8 +3,8 @@
  * phase-correct 8-bit PWM at 16 MHz / 510 = 31 372.5 Hz (prescaler 1), non-inverting on both
  * compare outputs; Timer2's overflow interrupt (at BOTTOM, once per PWM period) writes the
  * carrier's next sample, which the compare unit takes at TOP, and switches to a staged frame
- * at its first sample at or after the frame's start. The interrupt runs only while the LRA
- * drives or a switch is staged (~80 cycles of 510: 16 % of the CPU).
+ * at its first sample at or after the frame's start; it makes the ERM's staged switches too.
+ * It runs only while the LRA drives or a switch is staged (~80 cycles of 510: 16 % of the CPU).
  */
 #include <avr/interrupt.h>
 #include <avr/io.h>
@@ -17,36 +17,62 @@
 static carrier_t carrier; /* the interrupt's; changed with interrupts off */
 
 /* Switches staged for the first sample at or after their board time (low 16 bits: Timer1's
- * counter; a stage is at most ~8 ms ahead, well within its 32.8 ms wrap), in time order. */
+ * counter; a stage is at most ~8 ms ahead, well within its 32.8 ms wrap), in time order, one
+ * ring per bridge. */
 typedef struct {
   carrier_t carrier;
   uint16_t at;
   bool restart;
-} stage_t;
+} carrier_stage_t;
 
-static stage_t stages[HBRIDGE_STAGES];
-static uint8_t stage_head;
-static volatile uint8_t stage_count;
+typedef struct {
+  uint8_t in1, in2;
+  uint16_t at;
+} erm_stage_t;
+
+static carrier_stage_t carrier_stages[HBRIDGE_STAGES];
+static erm_stage_t erm_stages[HBRIDGE_STAGES];
+static uint8_t carrier_head, erm_head;
+static volatile uint8_t carrier_count, erm_count;
+
+static bool due(uint16_t at) { return (int16_t)(TCNT1 - at) >= 0; }
 
 /* Makes the staged switches whose time has come (interrupts off). */
 static void switch_when_due(void) {
-  while (stage_count > 0 && (int16_t)(TCNT1 - stages[stage_head].at) >= 0) {
-    const stage_t *stage = &stages[stage_head];
+  while (carrier_count > 0 && due(carrier_stages[carrier_head].at)) {
+    const carrier_stage_t *stage = &carrier_stages[carrier_head];
     uint32_t phase = stage->restart ? 0 : carrier.phase;
     carrier = stage->carrier;
     carrier.phase = phase;
-    stage_head = (uint8_t)((stage_head + 1) % HBRIDGE_STAGES);
-    stage_count--;
+    carrier_head = (uint8_t)((carrier_head + 1) % HBRIDGE_STAGES);
+    carrier_count--;
   }
+  while (erm_count > 0 && due(erm_stages[erm_head].at)) {
+    OCR0A = erm_stages[erm_head].in1;
+    OCR0B = erm_stages[erm_head].in2;
+    erm_head = (uint8_t)((erm_head + 1) % HBRIDGE_STAGES);
+    erm_count--;
+  }
+}
+
+/* The interrupt runs while the carrier drives or a switch waits (interrupts off). */
+static void update_interrupt(void) {
+  TIMSK2 = carrier.amplitude == 0 && carrier_count == 0 && erm_count == 0 ? 0 : _BV(TOIE2);
 }
 
 ISR(TIMER2_OVF_vect) {
   switch_when_due();
   uint8_t in1, in2;
   carrier_step(&carrier, &in1, &in2);
-  OCR2A = in1;
-  OCR2B = in2;
-  if (carrier.amplitude == 0 && stage_count == 0) TIMSK2 = 0; /* silent, nothing to wait for */
+  /* The input going to 0 first: both are never on together, even for an instant. */
+  if (in1 == 0) {
+    OCR2A = 0;
+    OCR2B = in2;
+  } else {
+    OCR2B = 0;
+    OCR2A = in1;
+  }
+  update_interrupt();
 }
 
 void hbridge_init(void) {
@@ -68,8 +94,10 @@ void hbridge_init(void) {
 }
 
 void hbridge_set_erm(uint8_t in1, uint8_t in2) {
-  OCR0A = in1;
-  OCR0B = in2;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    OCR0A = in1;
+    OCR0B = in2;
+  }
 }
 
 void hbridge_set_carrier(const carrier_t *next, bool restart, uint32_t since) {
@@ -89,7 +117,7 @@ void hbridge_set_carrier(const carrier_t *next, bool restart, uint32_t since) {
       OCR2A = 0;
       OCR2B = 0;
     }
-    TIMSK2 = carrier.amplitude == 0 && stage_count == 0 ? 0 : _BV(TOIE2);
+    update_interrupt();
   }
 }
 
@@ -97,26 +125,48 @@ bool hbridge_stage_carrier(const carrier_t *next, bool restart, uint32_t at) {
   bool staged = false;
   ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
     switch_when_due(); /* a due switch the interrupt has not made yet frees its place */
-    if (stage_count < HBRIDGE_STAGES) {
-      stage_t *stage = &stages[(stage_head + stage_count) % HBRIDGE_STAGES];
+    if (carrier_count < HBRIDGE_STAGES) {
+      carrier_stage_t *stage = &carrier_stages[(carrier_head + carrier_count) % HBRIDGE_STAGES];
       stage->carrier = *next;
       stage->at = (uint16_t)at;
       stage->restart = restart;
-      stage_count++;
+      carrier_count++;
       staged = true;
-      TIMSK2 = _BV(TOIE2); /* the interrupt watches the time (outputs stay 0 while silent) */
+      update_interrupt();
     }
   }
   return staged;
 }
 
-uint8_t hbridge_unstage(void) {
+bool hbridge_stage_erm(uint8_t in1, uint8_t in2, uint32_t at) {
+  bool staged = false;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    switch_when_due();
+    if (erm_count < HBRIDGE_STAGES) {
+      erm_stage_t *stage = &erm_stages[(erm_head + erm_count) % HBRIDGE_STAGES];
+      stage->in1 = in1;
+      stage->in2 = in2;
+      stage->at = (uint16_t)at;
+      erm_count++;
+      staged = true;
+      update_interrupt();
+    }
+  }
+  return staged;
+}
+
+uint8_t hbridge_unstage(uint8_t bridge) {
   uint8_t dropped;
   ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
     switch_when_due();
-    dropped = stage_count;
-    stage_count = 0;
-    if (carrier.amplitude == 0) TIMSK2 = 0;
+    if (bridge == 0) {
+      dropped = erm_count;
+      erm_count = 0;
+    } else {
+      dropped = carrier_count;
+      carrier_count = 0;
+    }
+    update_interrupt();
   }
   return dropped;
 }

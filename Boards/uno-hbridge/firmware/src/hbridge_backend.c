@@ -4,7 +4,8 @@
  * channel 1 an LRA driven open loop by a synthesized sine carrier on bridge B at each frame's
  * frequency, following the carrier-phase rule of docs/protocol.md §6.5: the phase runs on
  * across frames and frequency changes and restarts at 0 on the first non-zero frame after a
- * frame at 0. No calibration and no effects: BOARD_FEATURES lacks them, so the core answers
+ * frame at 0. Frames come staged (the core stages four ahead): the bridge's interrupt
+ * switches both channels at each frame's first carrier sample. No calibration and no effects: BOARD_FEATURES lacks them, so the core answers
  * `notSupported` and never calls those entry points.
  */
 #include "board_config.h"
@@ -16,39 +17,42 @@
 #define ERM_CHANNEL 0
 #define LRA_CHANNEL 1
 
-/* An LRA frame's drive. */
+/* A frame's drive on a channel. */
 typedef struct {
   int16_t level;
-  uint16_t frequency_x10;
-} lra_drive_t;
+  uint16_t frequency_x10; /* the LRA's; 0 on the ERM */
+} drive_t;
 
 /* A frame staged with the bridge, in time order: the bridge switches to it at `at`. */
 typedef struct {
-  lra_drive_t drive;
+  drive_t drive;
   uint32_t at;
-} lra_stage_t;
+} stage_t;
 
-static lra_drive_t lra_now; /* the frame the carrier plays: a level 0 makes the next non-zero one restart */
-static lra_stage_t lra_stages[HBRIDGE_STAGES]; /* staged, not yet output by the core */
-static uint8_t lra_staged;
+/* A channel's drive as the back end set it: the frame playing and those staged after it. */
+typedef struct {
+  drive_t now; /* on the LRA, a level 0 makes the next non-zero frame restart the carrier */
+  stage_t stages[HBRIDGE_STAGES]; /* staged, not yet output by the core */
+  uint8_t staged;
+} channel_drive_t;
+
+static channel_drive_t drives[2]; /* ERM_CHANNEL, LRA_CHANNEL */
 static const driver_calibration_t no_calibration = {false, 0, 0, 0, 0};
 
 bool driver_init(void) {
-  lra_now = (lra_drive_t){0, 0};
-  lra_staged = 0;
+  drives[ERM_CHANNEL] = (channel_drive_t){{0, 0}, {{{0, 0}, 0}}, 0};
+  drives[LRA_CHANNEL] = drives[ERM_CHANNEL];
   hbridge_init();
   return true;
 }
 
-static void output_erm(int16_t level) {
-  uint8_t duty = carrier_amplitude(level);
-  hbridge_set_erm(level > 0 ? duty : 0, level < 0 ? duty : 0);
-}
+static bool same_drive(drive_t a, drive_t b) { return a.level == b.level && a.frequency_x10 == b.frequency_x10; }
 
-static bool same_drive(lra_drive_t a, lra_drive_t b) { return a.level == b.level && a.frequency_x10 == b.frequency_x10; }
+/* Whether board time a is before b. */
+static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 
-/* The carrier settings of a drive (the phase is the bridge's). */
-static carrier_t lra_carrier(lra_drive_t drive) {
+/* The carrier settings of an LRA drive (the phase is the bridge's). */
+static carrier_t lra_carrier(drive_t drive) {
   /* The increment only changes with the frequency (most frames keep it). */
   static uint16_t last_frequency;
   static uint32_t increment;
@@ -60,94 +64,106 @@ static carrier_t lra_carrier(lra_drive_t drive) {
   return carrier;
 }
 
-/* Forgets the first `count` staged frames (output, or dropped). */
-static void pop_stages(uint8_t count) {
-  for (uint8_t i = count; i < lra_staged; i++) lra_stages[i - count] = lra_stages[i];
-  lra_staged = (uint8_t)(lra_staged - count);
+/* The ERM's duties: forward on IN1, reverse (the host's brake) on IN2, 0 coasts. */
+static void erm_duties(int16_t level, uint8_t *in1, uint8_t *in2) {
+  uint8_t duty = carrier_amplitude(level);
+  *in1 = level > 0 ? duty : 0;
+  *in2 = level < 0 ? duty : 0;
 }
 
-/* Whether board time a is before b. */
-static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
-
-/* The frame that started at `frame_start`: the bridge switched to it then when it was staged as
- * it is; otherwise it changes now (its phase aligned to the frame's start when it restarts:
- * hbridge_set_carrier). */
-static void output_lra(lra_drive_t drive, uint32_t frame_start) {
-  if (lra_staged > 0 && before(frame_start, lra_stages[0].at) && !before(hal_ticks(), lra_stages[0].at)) {
-    /* A frame computed just before the next staged one began, output after it did: the
-     * carrier plays the staged frame already, going back would put out a stale drive. The core
-     * evaluates the channel again at once (its next change is due). */
-    return;
+/* Channel `c` to `drive` now (the frame began at `frame_start`); frames staged after it stay. */
+static void set_now(uint8_t c, drive_t drive, uint32_t frame_start) {
+  if (c == ERM_CHANNEL) {
+    uint8_t in1, in2;
+    erm_duties(drive.level, &in1, &in2);
+    hbridge_set_erm(in1, in2);
+  } else {
+    carrier_t carrier = lra_carrier(drive);
+    hbridge_set_carrier(&carrier, drives[c].now.level == 0 && drive.level != 0, frame_start);
   }
-  while (lra_staged > 0 && before(lra_stages[0].at, frame_start)) {
-    lra_now = lra_stages[0].drive; /* a frame the core had no time to compute: the bridge played it */
-    pop_stages(1);
-  }
-  if (lra_staged > 0 && lra_stages[0].at == frame_start) {
-    bool same = same_drive(drive, lra_stages[0].drive);
-    pop_stages(1);
-    if (same) {
-      lra_now = drive; /* switched (or switching) at the frame's start */
-      return;
-    }
-  } else if (same_drive(drive, lra_now)) {
-    return; /* the frame playing, evaluated again */
-  }
-  /* Not staged (a frame the core could not stage in time): now. Frames staged after it stay. */
-  carrier_t carrier = lra_carrier(drive);
-  hbridge_set_carrier(&carrier, lra_now.level == 0 && drive.level != 0, frame_start);
-  lra_now = drive;
 }
 
-/* A coming frame, after the last staged (or the frame playing): the interrupt switches at its
- * first carrier sample from `at` on (within 32 us), restarting the phase after a frame at 0. */
-static bool stage_lra(lra_drive_t drive, uint32_t at) {
-  if (lra_staged == HBRIDGE_STAGES) return false;
-  lra_drive_t before = lra_staged > 0 ? lra_stages[lra_staged - 1].drive : lra_now;
-  carrier_t carrier = lra_carrier(drive);
-  if (!hbridge_stage_carrier(&carrier, before.level == 0 && drive.level != 0, at)) return false;
-  lra_stages[lra_staged++] = (lra_stage_t){drive, at};
-  return true;
-}
-
-/* The queue changed: the staged frames not switched to yet go (those switched to are playing). */
-static void unstage_lra(void) {
-  uint8_t made = (uint8_t)(lra_staged - hbridge_unstage());
-  if (made > 0) lra_now = lra_stages[made - 1].drive;
-  lra_staged = 0;
+/* Forgets channel `c`'s first `count` staged frames (output, or dropped). */
+static void pop_stages(channel_drive_t *channel, uint8_t count) {
+  for (uint8_t i = count; i < channel->staged; i++) channel->stages[i - count] = channel->stages[i];
+  channel->staged = (uint8_t)(channel->staged - count);
 }
 
 void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t frame_start) {
-  if (channel == ERM_CHANNEL) {
-    output_erm(level);
-  } else if (channel == LRA_CHANNEL) {
-    output_lra((lra_drive_t){level, frequency_x10}, frame_start);
+  if (channel > LRA_CHANNEL) return;
+  channel_drive_t *d = &drives[channel];
+  drive_t drive = {level, channel == LRA_CHANNEL ? frequency_x10 : 0};
+  if (d->staged > 0 && before(frame_start, d->stages[0].at) && !before(hal_ticks(), d->stages[0].at)) {
+    /* A frame computed just before the next staged one began, output after it did: the bridge
+     * plays the staged frame already, going back would put out a stale drive. The core
+     * evaluates the channel again at once (its next change is due). */
+    return;
   }
+  while (d->staged > 0 && before(d->stages[0].at, frame_start)) {
+    d->now = d->stages[0].drive; /* a frame the core had no time to compute: the bridge played it */
+    pop_stages(d, 1);
+  }
+  if (d->staged > 0 && d->stages[0].at == frame_start) {
+    bool same = same_drive(drive, d->stages[0].drive);
+    pop_stages(d, 1);
+    if (same) {
+      d->now = drive; /* switched (or switching) at the frame's start */
+      return;
+    }
+  } else if (same_drive(drive, d->now)) {
+    return; /* the frame playing, evaluated again */
+  }
+  /* Not staged (a frame the core could not stage in time): now. Frames staged after it stay. */
+  set_now(channel, drive, frame_start);
+  d->now = drive;
 }
 
-/* The LRA's carrier switches at exact times; the ERM has no phase: its level changes when the
- * frame is computed (~0.2 ms after its start on the AVR, nothing against a motor's 50 ms). */
-bool driver_stages(uint8_t channel) { return channel == LRA_CHANNEL; }
+/* Frames switch at exact times on both bridges: the interrupt makes staged switches at the
+ * first carrier sample from their start on (within 32 us), the LRA's restarting its phase after
+ * a frame at 0; a frame set by hand lands when the core computes it (~0.2 ms late). */
+bool driver_stages(uint8_t channel) { return channel <= LRA_CHANNEL; }
 
 bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
-  return channel == LRA_CHANNEL && stage_lra((lra_drive_t){level, frequency_x10}, at);
-}
-
-void driver_unstage(uint8_t channel) {
-  if (channel == LRA_CHANNEL) unstage_lra();
-}
-
-void driver_stop(uint8_t channel) {
-  if (channel == LRA_CHANNEL) {
-    /* Off now, and a staged switch (an onset, perhaps) cancelled with it. */
-    carrier_t off = {0, 0, 0, false};
-    (void)hbridge_unstage();
-    hbridge_set_carrier(&off, false, 0);
-    lra_now = (lra_drive_t){0, 0};
-    lra_staged = 0;
+  if (channel > LRA_CHANNEL) return false;
+  channel_drive_t *d = &drives[channel];
+  if (d->staged == HBRIDGE_STAGES) return false;
+  drive_t drive = {level, channel == LRA_CHANNEL ? frequency_x10 : 0};
+  bool staged;
+  if (channel == ERM_CHANNEL) {
+    uint8_t in1, in2;
+    erm_duties(level, &in1, &in2);
+    staged = hbridge_stage_erm(in1, in2, at);
   } else {
-    driver_output(channel, 0, 0, 0);
+    drive_t before_it = d->staged > 0 ? d->stages[d->staged - 1].drive : d->now;
+    carrier_t carrier = lra_carrier(drive);
+    staged = hbridge_stage_carrier(&carrier, before_it.level == 0 && drive.level != 0, at);
   }
+  if (staged) d->stages[d->staged++] = (stage_t){drive, at};
+  return staged;
+}
+
+/* The queue changed: the staged frames not switched to yet go (those switched to are playing). */
+void driver_unstage(uint8_t channel) {
+  if (channel > LRA_CHANNEL) return;
+  channel_drive_t *d = &drives[channel];
+  uint8_t made = (uint8_t)(d->staged - hbridge_unstage(channel));
+  if (made > 0) d->now = d->stages[made - 1].drive;
+  d->staged = 0;
+}
+
+/* Off now, and whatever was staged (an onset, perhaps) cancelled with it. */
+void driver_stop(uint8_t channel) {
+  if (channel > LRA_CHANNEL) return;
+  (void)hbridge_unstage(channel);
+  drives[channel].staged = 0;
+  drive_t off = {0, 0};
+  if (channel == ERM_CHANNEL) {
+    hbridge_set_erm(0, 0);
+  } else {
+    carrier_t carrier = {0, 0, 0, false};
+    hbridge_set_carrier(&carrier, false, 0);
+  }
+  drives[channel].now = off;
 }
 
 bool driver_follows_level(uint8_t channel) {

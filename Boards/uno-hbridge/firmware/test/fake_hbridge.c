@@ -10,19 +10,24 @@
 
 fake_bridge_t bridge;
 
-/* Staged carrier switches not logged yet, in time order (each logged at its time, as the
+/* Staged switches not logged yet, per bridge in time order (each logged at its time, as the
  * interrupt makes it). */
-static struct {
+typedef struct {
   uint32_t at;
-  carrier_t carrier;
+  carrier_t carrier; /* bridge B */
   bool restart;
-} stages[HBRIDGE_STAGES];
-static size_t stage_count;
+  uint8_t in1, in2;  /* bridge A */
+} fake_stage_t;
+
+static fake_stage_t stages[2][HBRIDGE_STAGES];
+static size_t stage_count[2];
 
 void fake_bridge_reset(void) {
   memset(&bridge, 0, sizeof bridge);
-  stage_count = 0;
+  stage_count[0] = stage_count[1] = 0;
 }
+
+static void settle_stages(uint64_t now);
 
 static fake_bridge_call_t *append(uint8_t channel) {
   if (bridge.count == FAKE_BRIDGE_MAX_CALLS) return 0;
@@ -41,27 +46,37 @@ void hbridge_init(void) {
 }
 
 void hbridge_set_erm(uint8_t in1, uint8_t in2) {
+  settle_stages(fake.now);
   fake_bridge_call_t *call = append(0);
   if (!call) return;
   call->in1 = in1;
   call->in2 = in2;
 }
 
-/* Logs the staged switches whose time is at or before `now` (ticks, 64-bit fake clock). */
+/* Logs the staged switches whose time is at or before `now` (ticks, 64-bit fake clock), both
+ * bridges' in time order (the log is searched in order). */
 static void settle_stages(uint64_t now) {
-  while (stage_count > 0 && (int32_t)((uint32_t)now - stages[0].at) >= 0) {
-    uint64_t at = (now & ~0xFFFFFFFFull) | stages[0].at;
+  for (;;) {
+    int b = -1;
+    for (uint8_t i = 0; i < 2; i++) {
+      if (stage_count[i] == 0 || (int32_t)((uint32_t)now - stages[i][0].at) < 0) continue;
+      if (b < 0 || (int32_t)(stages[i][0].at - stages[b][0].at) < 0) b = i;
+    }
+    if (b < 0) return;
+    uint64_t at = (now & ~0xFFFFFFFFull) | stages[b][0].at;
     if (at > now) at -= 0x100000000ull;
-    fake_bridge_call_t *call = append(1);
+    fake_bridge_call_t *call = append((uint8_t)b);
     if (call) {
       call->time = at;
-      call->carrier = stages[0].carrier;
-      call->restart = stages[0].restart;
-      call->since = stages[0].at;
+      call->in1 = stages[b][0].in1;
+      call->in2 = stages[b][0].in2;
+      call->carrier = stages[b][0].carrier;
+      call->restart = stages[b][0].restart;
+      call->since = stages[b][0].at;
       call->staged = true;
     }
-    for (size_t i = 1; i < stage_count; i++) stages[i - 1] = stages[i];
-    stage_count--;
+    for (size_t i = 1; i < stage_count[b]; i++) stages[b][i - 1] = stages[b][i];
+    stage_count[b]--;
   }
 }
 
@@ -74,20 +89,26 @@ void hbridge_set_carrier(const carrier_t *carrier, bool restart, uint32_t since)
   call->since = since;
 }
 
-bool hbridge_stage_carrier(const carrier_t *carrier, bool restart, uint32_t at) {
+static bool stage(uint8_t b, fake_stage_t entry) {
   settle_stages(fake.now);
-  if (stage_count == HBRIDGE_STAGES) return false;
-  stages[stage_count].at = at;
-  stages[stage_count].carrier = *carrier;
-  stages[stage_count].restart = restart;
-  stage_count++;
+  if (stage_count[b] == HBRIDGE_STAGES) return false;
+  stages[b][stage_count[b]++] = entry;
   return true;
 }
 
-uint8_t hbridge_unstage(void) {
+bool hbridge_stage_carrier(const carrier_t *carrier, bool restart, uint32_t at) {
+  return stage(1, (fake_stage_t){at, *carrier, restart, 0, 0});
+}
+
+bool hbridge_stage_erm(uint8_t in1, uint8_t in2, uint32_t at) {
+  carrier_t none = {0, 0, 0, false};
+  return stage(0, (fake_stage_t){at, none, false, in1, in2});
+}
+
+uint8_t hbridge_unstage(uint8_t b) {
   settle_stages(fake.now);
-  uint8_t dropped = (uint8_t)stage_count;
-  stage_count = 0;
+  uint8_t dropped = (uint8_t)stage_count[b];
+  stage_count[b] = 0;
   return dropped;
 }
 

@@ -204,13 +204,15 @@ static void stop_cancels_a_staged_onset(void) {
 }
 
 /* The main loop busy for 3.5 frames (a batch being decoded): the frames it does not compute
- * meanwhile still switch at their starts, staged four ahead. */
+ * meanwhile still switch at their starts on both bridges, staged four ahead. */
 static void staged_frames_cover_a_busy_main_loop(void) {
   host_t host;
   setup(&host);
   uint32_t s = (uint32_t)fake.now + 10 * FRAME;
   const seg_spec_t brake[] = {{1, 90, 90}, {1, -60, -60}, {1, 0, 0}, {1, -40, -40}, {1, 30, 30}, {1, 0, 0}};
   send_batch_on(&host, MSG_QUEUE_SEGMENTS, 1, s, brake, 6);
+  const seg_spec_t erm[] = {{1, 127, 127}, {1, 64, 64}, {1, -127, -127}, {1, 0, 0}};
+  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 0, s, erm, 4);
   run_for((uint64_t)(s - (uint32_t)fake.now) + FRAME / 4); /* frame 0 output, frames 1-4 staged */
   fake.now += 3 * FRAME + FRAME / 4;                        /* no board_poll meanwhile */
   const struct {
@@ -226,13 +228,18 @@ static void staged_frames_cover_a_busy_main_loop(void) {
     if (expected[j].amplitude) CHECK_EQ(call->carrier.inverted, expected[j].inverted);
     CHECK_EQ(call->restart, expected[j].restart);
   }
+  const uint8_t erm_in1[] = {255, 129, 0, 0}, erm_in2[] = {0, 0, 255, 0};
+  for (uint32_t j = 0; j < 4; j++) {
+    const fake_bridge_call_t *call = fake_bridge_at(0, s + j * FRAME);
+    CHECK(call && call->time == s + j * FRAME && call->in1 == erm_in1[j] && call->in2 == erm_in2[j]);
+  }
   run_for(10 * FRAME);
   CHECK_EQ(fake_bridge_at(1, s + 4 * FRAME)->carrier.amplitude, 60);
   CHECK_EQ(fake_bridge_at(1, s + 6 * FRAME)->carrier.amplitude, 0);
   /* Back in the loop, it found frames 1-2 played by the bridge: nothing set again by hand. */
   for (size_t i = 0; i < bridge.count; i++) {
     const fake_bridge_call_t *call = &bridge.calls[i];
-    if (call->channel == 1 && call->time > s) CHECK(call->staged);
+    if (call->time > s) CHECK(call->staged);
   }
 }
 
@@ -244,7 +251,7 @@ const test_case_t channel_tests[] = {
     {"both channels' onsets on one frame", both_channels_start_on_one_frame},
     {"LRA: staged switches at frame starts; replace restages; stop cancels", staged_switches_land_on_frame_starts},
     {"LRA: a stop while silent cancels a staged onset", stop_cancels_a_staged_onset},
-    {"LRA: frames staged four ahead switch on time while the main loop is busy", staged_frames_cover_a_busy_main_loop},
+    {"both: frames staged four ahead switch on time while the main loop is busy", staged_frames_cover_a_busy_main_loop},
     {"stop by mask leaves the other channel; the watchdog stops both", stop_by_mask_and_the_watchdog},
     TEST_LIST_END,
 };
