@@ -75,7 +75,7 @@ struct RenderCommandTests {
   func badInput() throws {
     let unknown = try CLIRunner.run(["render", sparkle, "--board", "nope"])
     #expect(unknown.status == 64)
-    #expect(unknown.stderr.contains("unknown board 'nope' (known boards: sim-lra, sim-erm, uno-drv2605l)"))
+    #expect(unknown.stderr.contains("unknown board 'nope' (known boards: sim-lra, sim-erm, uno-drv2605l, uno-hbridge)"))
 
     let missing = try CLIRunner.run(["render", "/nonexistent/x.ahap", "--board", "sim-lra"])
     #expect(missing.status == 1)

@@ -1,11 +1,11 @@
 import HapticCore
 import HapticRenderer
 
-/// Renders a whole pattern for tests.
+/// Renders a whole pattern for tests (on `channel` of the board).
 func render(
-  _ pattern: HapticPattern, on profile: BoardProfile, options: RenderOptions = RenderOptions()
+  _ pattern: HapticPattern, on profile: BoardProfile, channel: Int = 0, options: RenderOptions = RenderOptions()
 ) throws -> (frames: [Frame], segments: [Segment], stats: RenderStats) {
-  var renderer = try ChannelRender(pattern: pattern, profile: profile, options: options)
+  var renderer = try ChannelRender(pattern: pattern, profile: profile, channel: channel, options: options)
   let (frames, segments) = renderer.collect()
   return (frames, segments, renderer.stats)
 }

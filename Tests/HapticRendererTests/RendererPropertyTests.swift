@@ -8,16 +8,26 @@ import Testing
 
 @Suite("Renderer properties")
 struct RendererPropertyTests {
-  /// Checks every invariant the renderer promises for one render.
+  /// Checks every invariant the renderer promises for the render of every channel of a board.
   static func checkInvariants(
     _ pattern: HapticPattern, on profile: BoardProfile, context: String
   ) throws {
-    let (frames, segments, stats) = try render(pattern, on: profile)
-    // Frames: consecutive indices from 0, levels within the board's range, sane frequencies.
+    for channel in profile.channels.indices {
+      try checkInvariants(pattern, on: profile, channel: channel, context: "\(context) channel \(channel)")
+    }
+  }
+
+  /// Checks every invariant the renderer promises for one render.
+  static func checkInvariants(
+    _ pattern: HapticPattern, on profile: BoardProfile, channel: Int, context: String
+  ) throws {
+    let (frames, segments, stats) = try render(pattern, on: profile, channel: channel)
+    // Frames: consecutive indices from 0, levels within the board's range, sane frequencies
+    // (in the channel's band; none on an amplitude-only channel).
     #expect(frames.first?.index == 0, "\(context)")
     #expect(frames.enumerated().allSatisfy { $0.offset == $0.element.index }, "\(context): consecutive frames")
     #expect(frames.allSatisfy { (profile.minLevel...profile.maxLevel).contains($0.level) }, "\(context): level range")
-    if let band = profile.frequencyControl {
+    if let band = profile.channels[channel].frequencyControl {
       let range = Int(band.lowerBound.rounded(.down))...Int(band.upperBound.rounded(.up))
       #expect(frames.allSatisfy { range.contains($0.frequency) }, "\(context): frequency in band")
     } else {
@@ -76,7 +86,7 @@ struct CorpusRenderTests {
   static let corpus = TestCorpus.ahapFolder
   static let files = TestCorpus.ahapFiles
 
-  @Test("Every corpus file renders on all three built-in boards", arguments: files)
+  @Test("Every corpus file renders on every channel of every built-in board", arguments: files)
   func rendersEverywhere(_ name: String) throws {
     let pattern = try AHAPReader().read(contentsOf: Self.corpus.appendingPathComponent(name).path).pattern
     for profile in BoardProfile.builtIn {

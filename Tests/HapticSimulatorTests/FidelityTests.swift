@@ -3,22 +3,48 @@ import Testing
 
 @testable import HapticSimulator
 
-/// Issue 12's perceptual targets, measured on every built-in board's simulated actuator by
-/// ``BoardCharacterization`` (what `hapticctl characterize` prints): any regression fails here.
-@Suite("Perceptual fidelity (simulated acceleration)")
-struct FidelityTests {
-  static func map(_ profile: BoardProfile) throws -> ChannelResponseMap {
-    let maps = try BoardCharacterization(configuration: SimulatorConfiguration(profile: profile)).measure()
-    #expect(maps.count == profile.channels.count)
-    return try #require(maps.first)
+/// One channel of a built-in board: the perceptual targets hold per actuator.
+struct BoardChannel: Sendable, CustomTestStringConvertible {
+  let profile: BoardProfile
+  let channel: Int
+
+  /// Every channel of every built-in board.
+  static let all = BoardProfile.builtIn.flatMap { profile in
+    profile.channels.indices.map { BoardChannel(profile: profile, channel: $0) }
   }
 
-  @Test("Every intensity step is felt, the top step too, and intensity ≥ 0.1 is above threshold", arguments: BoardProfile.builtIn)
-  func intensitySteps(_ profile: BoardProfile) throws {
-    let map = try Self.map(profile)
+  /// The board's id, with the channel on boards of several.
+  var key: String { profile.channels.count > 1 ? "\(profile.id)#\(channel)" : profile.id }
+  var testDescription: String { key }
+}
+
+/// Issue 12's perceptual targets, measured on every channel of every built-in board's simulated
+/// actuators by ``BoardCharacterization`` (what `hapticctl characterize` prints): any regression
+/// fails here.
+@Suite("Perceptual fidelity (simulated acceleration)")
+struct FidelityTests {
+  /// Each board's maps, measured once (a board's channels are measured together).
+  static let maps: [String: Result<[ChannelResponseMap], any Error>] = Dictionary(
+    uniqueKeysWithValues: BoardProfile.builtIn.map { profile in
+      (profile.id, Result { try BoardCharacterization(configuration: SimulatorConfiguration(profile: profile)).measure() })
+    })
+
+  static func map(_ board: BoardChannel) throws -> ChannelResponseMap {
+    let maps = try #require(Self.maps[board.profile.id]).get()
+    #expect(maps.count == board.profile.channels.count)
+    return try #require(maps.indices.contains(board.channel) ? maps[board.channel] : nil)
+  }
+
+  static func map(_ profile: BoardProfile) throws -> ChannelResponseMap {
+    try map(BoardChannel(profile: profile, channel: 0))
+  }
+
+  @Test("Every intensity step is felt, the top step too, and intensity ≥ 0.1 is above threshold", arguments: BoardChannel.all)
+  func intensitySteps(_ board: BoardChannel) throws {
+    let map = try Self.map(board)
     #expect(map.sweeps.map(\.sharpness) == BoardCharacterization.sharpnessValues)
     for sweep in map.sweeps {
-      let label = "\(profile.id) sharpness \(sweep.sharpness)"
+      let label = "\(board.key) sharpness \(sweep.sharpness)"
       #expect(sweep.points.count == 20, "\(label)")
       #expect(sweep.smallestStepDecibels >= 0.3, "\(label): a +0.05 step adds only \(sweep.smallestStepDecibels) dB")
       #expect(sweep.lastTenthDecibels >= 1, "\(label): 0.9 → 1.0 adds only \(sweep.lastTenthDecibels) dB")
@@ -28,30 +54,32 @@ struct FidelityTests {
     }
   }
 
-  @Test("Onsets do not overshoot: peak / steady ≤ 1.25 at intensity 0.5 and 1", arguments: BoardProfile.builtIn)
-  func overshoot(_ profile: BoardProfile) throws {
-    for sweep in try Self.map(profile).sweeps {
+  @Test("Onsets do not overshoot: peak / steady ≤ 1.25 at intensity 0.5 and 1", arguments: BoardChannel.all)
+  func overshoot(_ board: BoardChannel) throws {
+    for sweep in try Self.map(board).sweeps {
       for intensity in [0.5, 1.0] {
         let point = try #require(sweep.point(at: intensity))
-        #expect(point.overshoot <= 1.25, "\(profile.id) sharpness \(sweep.sharpness) intensity \(intensity): \(point.overshoot)")
+        #expect(point.overshoot <= 1.25, "\(board.key) sharpness \(sweep.sharpness) intensity \(intensity): \(point.overshoot)")
       }
     }
   }
 
-  /// A continuous event stops within 13 ms on sim-lra (it glides to f0 and brakes there,
-  /// docs/semantics.md §15.3); the other boards as before the perceptual model.
-  @Test("Continuous events stop promptly", arguments: BoardProfile.builtIn)
-  func continuousStops(_ profile: BoardProfile) throws {
+  /// A continuous event stops within 13 ms on a host-shaped LRA (it glides to f0 and brakes
+  /// there, docs/semantics.md §15.3); the other channels as before the perceptual model, or as
+  /// measured when they were added (uno-hbridge's ERM, issue 16: docs/semantics.md §15.6).
+  @Test("Continuous events stop promptly", arguments: BoardChannel.all)
+  func continuousStops(_ board: BoardChannel) throws {
     let before: [String: [(full: Double, half: Double)]] = [
       "sim-erm": [(135.9, 66.1), (49.2, 19.2), (31.9, 9.1), (24.1, 9.7), (18.2, 7.6)],
       "uno-drv2605l": Array(repeating: (12.1, 3.3), count: 5),
+      "uno-hbridge#0": [(135.9, 71.0), (43.0, 17.4), (28.6, 8.5), (20.2, 3.7), (18.1, 2.7)],
     ]
-    for (index, sweep) in try Self.map(profile).sweeps.enumerated() {
+    for (index, sweep) in try Self.map(board).sweeps.enumerated() {
       let full = try #require(sweep.points.last).stopMilliseconds
       let half = try #require(sweep.point(at: 0.5)).stopMilliseconds
-      let limit: (full: Double, half: Double) = before[profile.id]?[index] ?? (13, 13)
-      #expect(full <= limit.full + 0.2, "\(profile.id) sharpness \(sweep.sharpness): \(full) ms at intensity 1")
-      #expect(half <= limit.half + 0.2, "\(profile.id) sharpness \(sweep.sharpness): \(half) ms at intensity 0.5")
+      let limit: (full: Double, half: Double) = before[board.key]?[index] ?? (13, 13)
+      #expect(full <= limit.full + 0.2, "\(board.key) sharpness \(sweep.sharpness): \(full) ms at intensity 1")
+      #expect(half <= limit.half + 0.2, "\(board.key) sharpness \(sweep.sharpness): \(half) ms at intensity 0.5")
     }
   }
 
@@ -70,30 +98,32 @@ struct FidelityTests {
     #expect(band.upperBound - band.lowerBound >= 40)
   }
 
-  @Test("A transient over a continuous event keeps ≥ 90 % of its peak", arguments: BoardProfile.builtIn)
-  func transientPriority(_ profile: BoardProfile) throws {
-    let map = try Self.map(profile)
+  @Test("A transient over a continuous event keeps ≥ 90 % of its peak", arguments: BoardChannel.all)
+  func transientPriority(_ board: BoardChannel) throws {
+    let map = try Self.map(board)
     #expect(map.transientOverContinuous.count == 3)
     for mix in map.transientOverContinuous {
-      #expect(mix.ratio >= 0.9, "\(profile.id) over sharpness \(mix.continuousSharpness): \(mix.ratio)")
+      #expect(mix.ratio >= 0.9, "\(board.key) over sharpness \(mix.continuousSharpness): \(mix.ratio)")
     }
   }
 
-  /// Lone transients (intensity 1, sharpness 0 / 0.5 / 1): sim-lra's crispness targets, and
-  /// the other boards no worse than before the perceptual model (docs/semantics.md §11.5).
-  @Test("Lone transients keep their crispness", arguments: BoardProfile.builtIn)
-  func loneTransients(_ profile: BoardProfile) throws {
+  /// Lone transients (intensity 1, sharpness 0 / 0.5 / 1): a host-shaped LRA's crispness
+  /// targets, and the other channels no worse than before the perceptual model
+  /// (docs/semantics.md §11.5) or than when they were added (uno-hbridge's ERM, §15.6).
+  @Test("Lone transients keep their crispness", arguments: BoardChannel.all)
+  func loneTransients(_ board: BoardChannel) throws {
     let before: [String: [(peak: Double, rise: Double, stop: Double)]] = [
       "uno-drv2605l": [(0.763, 7.2, 9.1), (0.770, 7.2, 9.1), (0.715, 6.6, 8.9)],
       "sim-erm": [(0.843, 53.0, 49.8), (0.530, 36.5, 15.8), (0.248, 21.9, 9.6)],
+      "uno-hbridge#0": [(0.943, 40.2, 18.5), (0.856, 37.4, 20.2), (0.425, 23.2, 40.6)],
     ]
-    let transients = try Self.map(profile).transients
+    let transients = try Self.map(board).transients
     #expect(transients.map(\.sharpness) == [0, 0.5, 1])
     for (index, figures) in transients.enumerated() {
-      let label = "\(profile.id) sharpness \(figures.sharpness)"
+      let label = "\(board.key) sharpness \(figures.sharpness)"
       let rise = try #require(figures.riseMilliseconds, "\(label)")
       let stop = try #require(figures.stopMilliseconds, "\(label)")
-      if let reference = before[profile.id]?[index] {
+      if let reference = before[board.key]?[index] {
         #expect(figures.peak >= reference.peak * 0.995, "\(label): peak \(figures.peak) G")
         #expect(rise <= reference.rise + 0.1, "\(label): rise \(rise) ms")
         #expect(stop <= reference.stop + 0.1, "\(label): stop \(stop) ms")
