@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "board.h"
+#include "hal.h"
 
 #define OFFSET(name, member) __asm__ volatile("\n->" #name " %0" ::"n"(offsetof(board_t, member)))
 #define VALUE(name, value) __asm__ volatile("\n->" #name " %0" ::"n"(value))
@@ -29,4 +30,5 @@ void board_offsets(void) {
   VALUE(BOARD_CHANNEL_STRIDE, sizeof(((board_t *)0)->channels[0]));
   VALUE(BOARD_CHANNEL_COUNT, sizeof(((board_t *)0)->channels) / sizeof(((board_t *)0)->channels[0]));
   VALUE(BOARD_SIZE, sizeof(board_t));
+  VALUE(UART_RX_SIZE, HAL_UART_RX_SIZE);
 }

@@ -10,8 +10,6 @@
 /* ResetCause names as the simulator's events file writes them (HapticWire.ResetCause). */
 static const char *const cause_names[] = {"unknown", "powerOn", "external", "brownOut", "watchdog", "software"};
 
-/* hal_avr.c's receive ring (RX_SIZE there). */
-#define RX_RING_SIZE 64u
 
 /* The ELF gives data addresses in the AVR's data space offset by 0x800000. */
 #define DATA_SEGMENT 0x800000u
@@ -74,7 +72,7 @@ static bool went_back(uint16_t now, uint16_t before) { return (uint16_t)(now - b
 
 void emu_events_poll(emu_events_t *e) {
   if (e->rx_head && e->rx_tail) {
-    unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - e->avr->data[e->rx_tail]) % RX_RING_SIZE;
+    unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - e->avr->data[e->rx_tail]) % UART_RX_SIZE;
     if (fill > e->rx_high_water) e->rx_high_water = fill;
   }
   if (!e->out) return;

@@ -60,6 +60,7 @@
 #include "sim_io.h"
 #include "avr_watchdog.h"
 #include "sim_time.h"
+#include "board_offsets.h"
 #ifdef EMU_BOARD_HBRIDGE
 #include "hbridge_model.h"
 #else
@@ -361,7 +362,7 @@ int main(int argc, char **argv) {
   report_ram(e.avr);
   if (e.events.rx_head) {
     fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e.events.rx_high_water,
-            63u);
+            UART_RX_SIZE - 1u);
   }
   emu_events_finish(&e.events);
   if (trace) fclose(trace);

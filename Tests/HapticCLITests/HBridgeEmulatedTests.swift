@@ -104,15 +104,16 @@ struct HBridgeEmulatedTests {
       #expect(abs(carrier.peakPositive - expected) <= 1 && abs(carrier.peakNegative - expected) <= 1)
       #expect(abs(hertz - Double(run.frame.hertz)) < 1, "carrier \(hertz) Hz for \(run.frame.hertz) Hz")
     }
-    // Every carrier sample as the firmware must make it: level within the duty's rounding,
-    // phase and frequency exact, each frame switched within 3 samples (96 µs) of its start.
+    // Every carrier sample as the firmware must make it: within 4 of 255 (the duty's rounding,
+    // and a sample's phase where the frequency changes on a switch a sample early or late),
+    // each frame switched within 3 samples (96 µs) of its start.
     let samples = try #require(PWMComparison.carrierSamples(lraRows, frames: lraFrames))
     print(
       "LRA carrier: \(lraFrames.count) frames sample by sample (frames start \(samples.offset) µs before a sample): "
-        + "\(samples.failures.count) off, worst error \(samples.worst), \(samples.heldSamples) held a period; \(samples.lateFrames) switched after their "
+        + "\(samples.failures.count) off, worst error \(samples.worst), \(samples.heldSamples) held a period, \(samples.earlySamples) a sample early; \(samples.lateFrames) switched after their "
         + "first sample, the latest \(String(format: "%.1f", samples.latestSwitch)) µs after it")
     #expect(samples.failures.isEmpty, Comment(rawValue: samples.failures.prefix(20).joined(separator: "\n")))
-    #expect(samples.worst <= 2)
+    #expect(samples.worst <= 4)
     // The carrier restarts at sin 0 on the first frame after silence, in the level's sign.
     let restarts = PWMComparison.restarts(lraRows, frames: lraFrames, origin: lraOrigin)
     #expect(restarts.count == lraFrames.indices.filter { lraFrames[$0].level != 0 && ($0 == 0 || lraFrames[$0 - 1].level == 0) }.count)
@@ -165,8 +166,11 @@ struct HBridgeEmulatedTests {
     try Self.ermPattern.write(to: erm, atomically: true, encoding: .utf8)
     try Self.lraPattern.write(to: lra, atomically: true, encoding: .utf8)
     let trace = directory.appendingPathComponent("felt.csv")
+    // No auto-reset: the board is not reset by send's open of the port, so the comparison is of
+    // the drive alone (a reset at open makes the first batches arrive late: docs/boards.md §6).
     let emulate = try EmulatorProcess(arguments: [
-      CLIRunner.executable.path, "emulate", "--board", "uno-hbridge", "--trace", trace.path, "--trace-rate", "4000",
+      CLIRunner.executable.path, "emulate", "--board", "uno-hbridge", "--no-auto-reset", "--trace", trace.path,
+      "--trace-rate", "16000",
     ])
     defer { emulate.stop() }
     let send = try CLIRunner.run(["send", "--port", emulate.ptyPath, "--channel", "0", erm.path, "--channel", "1", lra.path, "--at", "0.2"])

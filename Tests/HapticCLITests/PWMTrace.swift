@@ -151,13 +151,16 @@ struct PWMComparison {
     var offset = 0.0
     /// Samples that repeated the previous sample's duty (their interrupt ran after TOP).
     var heldSamples = 0
+    /// Frames' last samples that were the next frame's already.
+    var earlySamples = 0
   }
 
   /// LRA, sample by sample: the carrier the firmware must synthesize from the frames (its
   /// phase accumulator, half-sine table and duty rounding, docs/protocol.md §6.5) against what
   /// the PWM puts out for each sample (the last duty written before TOP: phase-correct PWM
-  /// takes OCR2x there), within `tolerance` (the duty's rounding, and a restart's phase fitted
-  /// to a sixteenth of an increment). Until a frame's first matching sample, and within its
+  /// takes OCR2x there), within `tolerance` (the duty's rounding, a restart's phase fitted to a
+  /// sixteenth of an increment, and the phase a frequency change leaves when its switch falls a
+  /// sample early or late). Until a frame's first matching sample, and within its
   /// first ``switchSamples``, samples may still be the previous frame's.
   ///
   /// The samples' grid (Timer2's BOTTOM, every 31.875 µs) is where the interrupt writes with
@@ -167,7 +170,7 @@ struct PWMComparison {
   /// carrier restarts at phase 0 on a sample when its frame was staged, and at the phase the
   /// frame's start would have given when it was set late: each restart's phase is fitted to its
   /// first samples (16 candidates within one increment).
-  static func carrierSamples(_ rows: [PWMTrace.Row], frames: [RenderedFrame], tolerance: Int = 2) -> CarrierSamples? {
+  static func carrierSamples(_ rows: [PWMTrace.Row], frames: [RenderedFrame], tolerance: Int = 4) -> CarrierSamples? {
     let period = 510.0 / 16.0
     guard let first = rows.first(where: { $0.duty != 0 })?.microseconds else { return nil }
     let residues = rows.map { row -> Double in
@@ -265,6 +268,12 @@ struct PWMComparison {
       {
         // Still the previous frame: the switch comes at the first sample from the frame's start
         // on, as the interrupt sees the time.
+      } else if k + 1 < frames.count && frame(of: n + 1) == k + 1
+        && abs(measured[n] - duty(frames[k + 1].level, frames[k].level == 0 && frames[k + 1].level != 0 ? 0 : phase)) <= tolerance
+      {
+        // The last sample already the next frame's: its interrupt ran after the frame's start
+        // (the sample grid against the switch's exact time, give or take the latency).
+        result.earlySamples += 1
       } else if !failed {
         failed = true
         result.failures.append("frame \(k): \(measured[n]) at sample \(n), expected \(expected) (level \(frames[k].level))")

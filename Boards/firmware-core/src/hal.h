@@ -13,9 +13,15 @@
 /* Starts the clock, UART, I2C, and the AVR watchdog. Called once before board_init(). */
 void hal_init(void);
 
-/* Board clock (BOARD_CLOCK_HZ): the low 32 bits, and the whole counter. Monotonic. */
+/* Board clock (BOARD_CLOCK_HZ): the low 32 bits, and the whole counter. Monotonic. On the
+ * ATmega328P it is Timer1 (its overflow and compare A are the HAL's; compare B is free for a
+ * driver back end: the H-bridge's staged switches). */
 uint32_t hal_ticks(void);
 uint64_t hal_ticks64(void);
+
+/* The UART's receive ring (bytes; one stays free): ~11 ms of bytes at 115200 baud, room for
+ * what arrives while the H-bridge board decodes a batch (up to ~4 ms). */
+#define HAL_UART_RX_SIZE 128
 
 /* UART: the next received byte or -1; free space in the transmit buffer; queue one byte
  * (only after checking hal_uart_tx_free(): the call never blocks). */

@@ -86,7 +86,7 @@ uint32_t hal_ticks(void) {
 
 /* ---- UART ---- */
 
-#define RX_SIZE 64  /* power of two */
+#define RX_SIZE HAL_UART_RX_SIZE /* power of two */
 #define TX_SIZE 128 /* power of two */
 
 static volatile uint8_t rx_buffer[RX_SIZE];

@@ -25,20 +25,19 @@ void hbridge_set_erm(uint8_t in1, uint8_t in2);
 /* Bridge B's carrier from the next sample on: amplitude, phase increment and sign from
  * `carrier`. With `restart` its phase starts over at 0 as of board time `since` (the frame's
  * start: carrier_phase_after() of the ticks since then), else it runs on. Amplitude 0 turns
- * the bridge's inputs off (and the carrier interrupt with them, unless switches are staged).
+ * the bridge's inputs off (and the carrier interrupt with them).
  * Switches staged for later stay. */
 void hbridge_set_carrier(const carrier_t *carrier, bool restart, uint32_t since);
 
 /* Switches staged at once at most, per bridge (the core stages four frames ahead). */
 #define HBRIDGE_STAGES 4
 
-/* The same, from the first carrier sample at or after board time `at` (later than any staged
- * before, within 8 ms from now), its phase restarting at 0 exactly there with `restart`.
- * False when HBRIDGE_STAGES are staged and not made yet. */
+/* The same at board time `at` (later than any staged before, within 8 ms from now; the switch
+ * is made then, the carrier's next sample follows it), its phase restarting at 0 there with
+ * `restart`. False when HBRIDGE_STAGES are staged and not made yet. */
 bool hbridge_stage_carrier(const carrier_t *carrier, bool restart, uint32_t at);
 
-/* Bridge A's duties from the first carrier sample at or after board time `at` on (the
- * interrupt makes the switch, within 32 us), as hbridge_stage_carrier. */
+/* Bridge A's duties from board time `at` on, as hbridge_stage_carrier. */
 bool hbridge_stage_erm(uint8_t in1, uint8_t in2, uint32_t at);
 
 /* Drops bridge `bridge`'s (0 A, 1 B) staged switches not made yet (due ones are made first);

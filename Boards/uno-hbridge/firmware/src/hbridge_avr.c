@@ -1,10 +1,11 @@
 /*
  * hbridge_avr.c — the DRV8833 on the ATmega328P (hbridge.h): Timer0 and Timer2 in
  * phase-correct 8-bit PWM at 16 MHz / 510 = 31 372.5 Hz (prescaler 1), non-inverting on both
- * compare outputs; Timer2's overflow interrupt (at BOTTOM, once per PWM period) writes the
- * carrier's next sample, which the compare unit takes at TOP, and switches to a staged frame
- * at its first sample at or after the frame's start; it makes the ERM's staged switches too.
- * It runs only while the LRA drives or a switch is staged (~80 cycles of 510: 16 % of the CPU).
+ * compare outputs. Timer2's overflow interrupt (at BOTTOM, once per PWM period) writes the
+ * carrier's next sample, which the compare unit takes at TOP: it does nothing else, as it runs
+ * 31 372 times a second while the LRA drives (~100 of each 510 cycles). Staged switches are
+ * made by Timer1's compare-B interrupt (Timer1 is the board clock, compare A the HAL's wake-up)
+ * at their exact board time: the ERM's duties then, the LRA's carrier from its next sample.
  */
 #include <avr/interrupt.h>
 #include <avr/io.h>
@@ -16,9 +17,8 @@
 
 static carrier_t carrier; /* the interrupt's; changed with interrupts off */
 
-/* Switches staged for the first sample at or after their board time (low 16 bits: Timer1's
- * counter; a stage is at most ~8 ms ahead, well within its 32.8 ms wrap), in time order, one
- * ring per bridge. */
+/* Switches staged for their board time (low 16 bits: Timer1's counter; a stage is at most
+ * ~8 ms ahead, well within its 32.8 ms wrap), in time order, one ring per bridge. */
 typedef struct {
   carrier_t carrier;
   uint16_t at;
@@ -37,31 +37,92 @@ static volatile uint8_t carrier_count, erm_count;
 
 static bool due(uint16_t at) { return (int16_t)(TCNT1 - at) >= 0; }
 
-/* Makes the staged switches whose time has come (interrupts off). */
-static void switch_when_due(void) {
-  while (carrier_count > 0 && due(carrier_stages[carrier_head].at)) {
-    const carrier_stage_t *stage = &carrier_stages[carrier_head];
-    uint32_t phase = stage->restart ? 0 : carrier.phase;
-    carrier = stage->carrier;
-    carrier.phase = phase;
-    carrier_head = (uint8_t)((carrier_head + 1) % HBRIDGE_STAGES);
-    carrier_count--;
+/* The carrier interrupt runs while the carrier drives (interrupts off). */
+static void update_interrupt(void) { TIMSK2 = carrier.amplitude == 0 ? 0 : _BV(TOIE2); }
+
+/* Makes one due carrier switch, with interrupts off for just that (the carrier interrupt, due
+ * every 32 us, must not wait: a sample written after TOP repeats the last, one delayed a whole
+ * period is lost and the carrier's phase slips). True when it made one. */
+static bool switch_carrier(void) {
+  bool made = false;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    if (carrier_count > 0 && due(carrier_stages[carrier_head].at)) {
+      const carrier_stage_t *stage = &carrier_stages[carrier_head];
+      uint32_t phase = stage->restart ? 0 : carrier.phase;
+      carrier = stage->carrier;
+      carrier.phase = phase;
+      if (carrier.amplitude == 0) {
+        OCR2A = 0;
+        OCR2B = 0;
+      }
+      update_interrupt();
+      carrier_head = (uint8_t)((carrier_head + 1) % HBRIDGE_STAGES);
+      carrier_count--;
+      made = true;
+    }
   }
-  while (erm_count > 0 && due(erm_stages[erm_head].at)) {
-    OCR0A = erm_stages[erm_head].in1;
-    OCR0B = erm_stages[erm_head].in2;
-    erm_head = (uint8_t)((erm_head + 1) % HBRIDGE_STAGES);
-    erm_count--;
-  }
+  return made;
 }
 
-/* The interrupt runs while the carrier drives or a switch waits (interrupts off). */
-static void update_interrupt(void) {
-  TIMSK2 = carrier.amplitude == 0 && carrier_count == 0 && erm_count == 0 ? 0 : _BV(TOIE2);
+/* Makes one due ERM switch, as switch_carrier. */
+static bool switch_erm(void) {
+  bool made = false;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    if (erm_count > 0 && due(erm_stages[erm_head].at)) {
+      OCR0A = erm_stages[erm_head].in1;
+      OCR0B = erm_stages[erm_head].in2;
+      erm_head = (uint8_t)((erm_head + 1) % HBRIDGE_STAGES);
+      erm_count--;
+      made = true;
+    }
+  }
+  return made;
 }
+
+/* Sets compare B to the next staged switch (or off); true when that one is due already (it
+ * passed while being set: compare B only fires on the exact count). TIFR1 is not written: with
+ * interrupts off that loses a pending Timer1 overflow in simavr 1.6; a stale OCF1B only makes
+ * one early, harmless interrupt. */
+static bool schedule_compare(void) {
+  bool passed = false;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    uint16_t next = 0;
+    bool any = true;
+    if (carrier_count > 0 && erm_count > 0) {
+      uint16_t a = carrier_stages[carrier_head].at, b = erm_stages[erm_head].at;
+      next = (int16_t)(a - b) < 0 ? a : b;
+    } else if (carrier_count > 0) {
+      next = carrier_stages[carrier_head].at;
+    } else if (erm_count > 0) {
+      next = erm_stages[erm_head].at;
+    } else {
+      any = false;
+    }
+    if (any) {
+      OCR1B = next;
+      TIMSK1 |= _BV(OCIE1B);
+      passed = due(next);
+    } else {
+      TIMSK1 &= (uint8_t)~_BV(OCIE1B);
+    }
+  }
+  return passed;
+}
+
+/* Makes the staged switches whose time has come, then sets compare B to the next; interrupts
+ * stay on between steps (each step is atomic on its own). */
+static void switch_when_due(void) {
+  do {
+    while (switch_carrier() || switch_erm()) {
+    }
+  } while (schedule_compare());
+}
+
+/* Compare B: the staged switches at their board time. Interruptible (ISR_NOBLOCK), so the
+ * carrier interrupt is never held up by it. */
+ISR(TIMER1_COMPB_vect, ISR_NOBLOCK) { switch_when_due(); }
 
 ISR(TIMER2_OVF_vect) {
-  switch_when_due();
   uint8_t in1, in2;
   carrier_step(&carrier, &in1, &in2);
   /* The input going to 0 first: both are never on together, even for an instant. */
@@ -72,7 +133,6 @@ ISR(TIMER2_OVF_vect) {
     OCR2B = 0;
     OCR2A = in1;
   }
-  update_interrupt();
 }
 
 void hbridge_init(void) {
@@ -121,44 +181,36 @@ void hbridge_set_carrier(const carrier_t *next, bool restart, uint32_t since) {
   }
 }
 
+/* A slot past the ring's count is the caller's alone (a switch only pops from the head, which
+ * keeps head + count): filled with interrupts on, then counted in. */
 bool hbridge_stage_carrier(const carrier_t *next, bool restart, uint32_t at) {
-  bool staged = false;
-  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-    switch_when_due(); /* a due switch the interrupt has not made yet frees its place */
-    if (carrier_count < HBRIDGE_STAGES) {
-      carrier_stage_t *stage = &carrier_stages[(carrier_head + carrier_count) % HBRIDGE_STAGES];
-      stage->carrier = *next;
-      stage->at = (uint16_t)at;
-      stage->restart = restart;
-      carrier_count++;
-      staged = true;
-      update_interrupt();
-    }
-  }
-  return staged;
+  switch_when_due(); /* a due switch compare B has not made yet frees its place */
+  if (carrier_count == HBRIDGE_STAGES) return false;
+  carrier_stage_t *stage = &carrier_stages[(carrier_head + carrier_count) % HBRIDGE_STAGES];
+  stage->carrier = *next;
+  stage->at = (uint16_t)at;
+  stage->restart = restart;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { carrier_count++; }
+  switch_when_due(); /* compare B for the earliest */
+  return true;
 }
 
 bool hbridge_stage_erm(uint8_t in1, uint8_t in2, uint32_t at) {
-  bool staged = false;
-  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-    switch_when_due();
-    if (erm_count < HBRIDGE_STAGES) {
-      erm_stage_t *stage = &erm_stages[(erm_head + erm_count) % HBRIDGE_STAGES];
-      stage->in1 = in1;
-      stage->in2 = in2;
-      stage->at = (uint16_t)at;
-      erm_count++;
-      staged = true;
-      update_interrupt();
-    }
-  }
-  return staged;
+  switch_when_due();
+  if (erm_count == HBRIDGE_STAGES) return false;
+  erm_stage_t *stage = &erm_stages[(erm_head + erm_count) % HBRIDGE_STAGES];
+  stage->in1 = in1;
+  stage->in2 = in2;
+  stage->at = (uint16_t)at;
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { erm_count++; }
+  switch_when_due();
+  return true;
 }
 
 uint8_t hbridge_unstage(uint8_t bridge) {
   uint8_t dropped;
+  switch_when_due();
   ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-    switch_when_due();
     if (bridge == 0) {
       dropped = erm_count;
       erm_count = 0;
@@ -166,7 +218,7 @@ uint8_t hbridge_unstage(uint8_t bridge) {
       dropped = carrier_count;
       carrier_count = 0;
     }
-    update_interrupt();
   }
+  switch_when_due(); /* compare B for what is left, or off */
   return dropped;
 }

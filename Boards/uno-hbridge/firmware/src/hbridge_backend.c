@@ -4,9 +4,9 @@
  * channel 1 an LRA driven open loop by a synthesized sine carrier on bridge B at each frame's
  * frequency, following the carrier-phase rule of docs/protocol.md §6.5: the phase runs on
  * across frames and frequency changes and restarts at 0 on the first non-zero frame after a
- * frame at 0. Frames come staged (the core stages four ahead): the bridge's interrupt
- * switches both channels at each frame's first carrier sample. No calibration and no effects: BOARD_FEATURES lacks them, so the core answers
- * `notSupported` and never calls those entry points.
+ * frame at 0. Frames come staged (the core stages four ahead) and switch at their start
+ * (hbridge_avr.c). No calibration and no effects: BOARD_FEATURES lacks them, so the core
+ * answers `notSupported` and never calls those entry points.
  */
 #include "board_config.h"
 #include "carrier.h"
@@ -118,9 +118,9 @@ void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint3
   d->now = drive;
 }
 
-/* Frames switch at exact times on both bridges: the interrupt makes staged switches at the
- * first carrier sample from their start on (within 32 us), the LRA's restarting its phase after
- * a frame at 0; a frame set by hand lands when the core computes it (~0.2 ms late). */
+/* Frames switch at exact times on both bridges: staged switches are made at the frame's start
+ * (the LRA's carrier from its next sample, its phase restarting after a frame at 0); a frame
+ * set by hand lands when the core computes it (~0.2 ms late). */
 bool driver_stages(uint8_t channel) { return channel <= LRA_CHANNEL; }
 
 bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
