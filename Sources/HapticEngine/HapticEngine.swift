@@ -22,7 +22,9 @@ public final class HapticEngine: @unchecked Sendable {
     /// Changes keep their latency whatever the lookahead (they replace queued drive).
     public var maximumLookahead = 0.400
     /// The earliest a change made now takes effect: covers transmission and clock error (at
-    /// least the link's ``BoardLink/minimumLead``: 8 ms at 115 200 baud, 2 ms at 1 Mbaud).
+    /// least the link's ``BoardLink/minimumLead`` per channel of the board — a change goes out
+    /// as a batch per channel, one after the other: 8 ms at 115 200 baud on one channel, 16 ms
+    /// on two; 2 ms at 1 Mbaud).
     public var guardTime = 0.002
     /// The step of ``HapticEngine/advance(to:)`` on a virtual clock. In real time the loop
     /// needs no fixed period while something plays: it sleeps until the queue falls to half
