@@ -171,7 +171,10 @@ int main(int argc, char **argv) {
         previous = level;
         expected_frames++;
         for (int i = first + 1; i < count; i++) {
-          if (writes[i].reg == 2 && writes[i].value == level && fabs(writes[i].us - writes[first].us - k * 1000.0) < 100) {
+          /* Within 250 us of the grid: RTP_INPUT is written when the main loop computes the
+           * frame (~50 us in), later when a received frame (a heartbeat: ~0.15 ms) is being
+           * handled at the boundary. The write itself takes ~0.1 ms of I2C. */
+          if (writes[i].reg == 2 && writes[i].value == level && fabs(writes[i].us - writes[first].us - k * 1000.0) < 250) {
             matched++;
             double error = fabs(writes[i].us - writes[first].us - k * 1000.0);
             if (error > worst) worst = error;
@@ -241,7 +244,9 @@ int main(int argc, char **argv) {
   double stop_ticks = start + (stop_us - sim_100) * 2.0; /* the trace's time on the board clock */
   double silence_board = heard ? (stop_ticks - (double)le64(heard->payload + 2)) / 2000.0 : -1;
   double silence_wall = (host_at(stop_ticks) - last_frame) / 1000;
-  EXPECT(stop_us > 0 && silence_board > 99.9 && silence_board < 100.5,
+  /* The clock answer is stamped when it is built, after the query was handled: up to ~0.2 ms
+   * after the board's time of receipt, from which the watchdog counts. */
+  EXPECT(stop_us > 0 && silence_board > 99.75 && silence_board < 100.5,
          "watchdog: RTP 0 %.2f ms (board clock) after the board last heard the host; %.1f ms after our last "
          "write() by the clock sync",
          silence_board, silence_wall);
