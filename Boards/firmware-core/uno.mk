@@ -25,7 +25,7 @@ AVR_SIZE    := avr-size
 HOST_CC     ?= cc
 
 # The portable core: no AVR headers (crc16.c uses util/crc16.h under __AVR__ only).
-CORE_SRC := $(addprefix $(CORE_DIR)/,cobs.c crc16.c frame.c wire.c link.c queue.c board.c)
+CORE_SRC := $(addprefix $(CORE_DIR)/,cobs.c crc16.c frame.c wire.c link.c queue.c playback.c board.c)
 PORTABLE_SRC := $(CORE_SRC) $(DRIVER_SRC)
 AVR_SRC  := $(PORTABLE_SRC) $(DRIVER_AVR_SRC) $(CORE_DIR)/hal_avr.c $(CORE_DIR)/main_avr.c
 HOST_SRC := $(PORTABLE_SRC) $(addprefix $(CORE_TEST_DIR)/,fake_hal.c host.c batch.c test_run.c) $(TEST_SRC)

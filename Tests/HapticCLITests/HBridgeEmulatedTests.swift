@@ -33,6 +33,14 @@ struct HBridgeEmulatedTests {
                                { "ParameterID": "HapticSharpness", "ParameterValue": 1.0 } ] } } ] }
     """
 
+  /// The two patterns as files in `directory`.
+  static func writePatterns(in directory: URL) throws -> (erm: URL, lra: URL) {
+    let erm = directory.appendingPathComponent("erm.ahap"), lra = directory.appendingPathComponent("lra.ahap")
+    try ermPattern.write(to: erm, atomically: true, encoding: .utf8)
+    try lraPattern.write(to: lra, atomically: true, encoding: .utf8)
+    return (erm, lra)
+  }
+
   /// The renderer's frames of `file` on channel `channel` of uno-hbridge.
   static func rendered(_ file: URL, channel: Int) throws -> [RenderedFrame] {
     let result = try CLIRunner.run(["render", file.path, "--board", "uno-hbridge", "--channel", "\(channel)", "--format", "csv"])
@@ -52,9 +60,7 @@ struct HBridgeEmulatedTests {
     try EmulatedBoardTests.requireBuilt()
     let directory = try CLIRunner.scratchFolder("hbridge")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let erm = directory.appendingPathComponent("erm.ahap"), lra = directory.appendingPathComponent("lra.ahap")
-    try Self.ermPattern.write(to: erm, atomically: true, encoding: .utf8)
-    try Self.lraPattern.write(to: lra, atomically: true, encoding: .utf8)
+    let (erm, lra) = try Self.writePatterns(in: directory)
     let traceFile = directory.appendingPathComponent("pwm.csv")
 
     let emulator = try EmulatorProcess(arguments: [
@@ -162,12 +168,10 @@ struct HBridgeEmulatedTests {
     try EmulatedBoardTests.requireBuilt()
     let directory = try CLIRunner.scratchFolder("hbridge-felt")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let erm = directory.appendingPathComponent("erm.ahap"), lra = directory.appendingPathComponent("lra.ahap")
-    try Self.ermPattern.write(to: erm, atomically: true, encoding: .utf8)
-    try Self.lraPattern.write(to: lra, atomically: true, encoding: .utf8)
+    let (erm, lra) = try Self.writePatterns(in: directory)
     let trace = directory.appendingPathComponent("felt.csv")
-    // No auto-reset: the board is not reset by send's open of the port, so the comparison is of
-    // the drive alone (a reset at open makes the first batches arrive late: docs/boards.md §6).
+    // No auto-reset: send's open of the port does not reset the board, so its time line starts
+    // with the emulator's and the comparison is of the drive alone.
     let emulate = try EmulatorProcess(arguments: [
       CLIRunner.executable.path, "emulate", "--board", "uno-hbridge", "--no-auto-reset", "--trace", trace.path,
       "--trace-rate", "16000",

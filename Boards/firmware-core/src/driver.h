@@ -1,8 +1,9 @@
 /*
- * driver.h — a board's driver back end as the portable core (board.c) sees it: one per board,
- * behind the HAL. The Uno + DRV2605L's is drv2605_backend.c (the chip's real-time playback for
- * channel 0, its auto-calibration and ROM effects). Calibration and effects exist only where
- * BOARD_FEATURES says so (bits 3 and 4); the core answers `notSupported` otherwise.
+ * driver.h — a board's driver back end as the portable core (board.c, playback.c) sees it: one
+ * per board, behind the HAL. The Uno + DRV2605L's is drv2605_backend.c (the chip's real-time
+ * playback for channel 0, its auto-calibration and ROM effects), the Uno + DRV8833's
+ * hbridge_backend.c. Calibration and effects exist only where BOARD_FEATURES says so (bits 3
+ * and 4); the core answers `notSupported` otherwise.
  */
 #ifndef DRIVER_H
 #define DRIVER_H
