@@ -23,11 +23,6 @@ static int16_t clamp_level(int16_t level) {
   return level < least ? least : level > most ? most : level;
 }
 
-/* Drives channel `c`'s level due at `now` when a frame boundary passed or its queue changed.
- * The level is computed from the queue as it is now, never written ahead from a level
- * computed at the previous boundary: that early write could be stale (written, then corrected
- * 41 us later, and a frame of a steep ramp held a level too low: 2 of 13 emulated runs, 0 of
- * 24 without it). */
 /* Channel `c`'s drive frequency for a frame's `hz` (tenths of a hertz): f0 for 0 Hz and on
  * channels without frequency control, else clamped to the channel's range (§6.5). */
 static uint16_t channel_frequency(uint8_t c, uint16_t hz) {
@@ -63,6 +58,12 @@ static void stage_ahead(uint8_t c, uint32_t now) {
   }
 }
 
+/* Drives channel `c`'s frame due at `now` when a frame boundary passed or its queue changed.
+ * The drive is computed from the queue as it is now: a level written ahead to a driver that
+ * cannot hold it back to the frame's start could be stale (written, then corrected 41 us later,
+ * and a frame of a steep ramp held a level too low on the DRV2605L: 2 of 13 emulated runs, 0 of
+ * 24 without it). Back ends that switch at exact times get the coming frames staged instead,
+ * dropped when a batch cuts into them (`restage`). */
 static void playback_update_channel(uint8_t c, uint32_t now) {
   channel_t *channel = &board.channels[c];
   if (!channel->reevaluate && time_diff(now, channel->next_eval) < 0) return;
