@@ -110,16 +110,18 @@ struct HBridgeEmulatedTests {
       #expect(abs(carrier.peakPositive - expected) <= 1 && abs(carrier.peakNegative - expected) <= 1)
       #expect(abs(hertz - Double(run.frame.hertz)) < 1, "carrier \(hertz) Hz for \(run.frame.hertz) Hz")
     }
-    // Every carrier sample as the firmware must make it: within 4 of 255 (the duty's rounding,
-    // and a sample's phase where the frequency changes on a switch a sample early or late),
-    // each frame switched within 3 samples (96 µs) of its start.
+    // Every carrier sample as the firmware must make it: within the duty's rounding (1 of 255)
+    // at a phase known to an eighth of a sample and a level within the wire's 1, each frame
+    // switched within 3 samples (96 µs) of its start.
     let samples = try #require(PWMComparison.carrierSamples(lraRows, frames: lraFrames))
     print(
       "LRA carrier: \(lraFrames.count) frames sample by sample (frames start \(samples.offset) µs before a sample): "
         + "\(samples.failures.count) off, worst error \(samples.worst), \(samples.heldSamples) held a period, \(samples.earlySamples) a sample early; \(samples.lateFrames) switched after their "
         + "first sample, the latest \(String(format: "%.1f", samples.latestSwitch)) µs after it")
     #expect(samples.failures.isEmpty, Comment(rawValue: samples.failures.prefix(20).joined(separator: "\n")))
-    #expect(samples.worst <= 4)
+    #expect(samples.worst <= 1)
+    // Samples left a PWM period late by another interrupt: a handful (measured 2-14 of ~22 000).
+    #expect(samples.heldSamples <= 100, "\(samples.heldSamples) samples a period late")
     // The carrier restarts at sin 0 on the first frame after silence, in the level's sign.
     let restarts = PWMComparison.restarts(lraRows, frames: lraFrames, origin: lraOrigin)
     #expect(restarts.count == lraFrames.indices.filter { lraFrames[$0].level != 0 && ($0 == 0 || lraFrames[$0 - 1].level == 0) }.count)

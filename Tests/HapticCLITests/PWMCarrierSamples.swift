@@ -24,9 +24,10 @@ extension PWMComparison {
   /// LRA, sample by sample: the carrier the firmware must synthesize from the frames (its
   /// phase accumulator, half-sine table and duty rounding, docs/protocol.md §6.5) against what
   /// the PWM puts out for each sample (the last duty written before TOP: phase-correct PWM
-  /// takes OCR2x there), within `tolerance` (the duty's rounding, a restart's phase fitted to a
-  /// sixteenth of an increment, and the phase a frequency change leaves when its switch falls a
-  /// sample early or late). Until a frame's first matching sample, and within its
+  /// takes OCR2x there), within `tolerance` of the duty (its rounding) at a phase known to an
+  /// eighth of an increment either way (a restart's phase is fitted to a sixteenth; a switch
+  /// lands a sample early or late against its exact time) and a level within 1 of the frame's
+  /// (the wire's ramps reproduce frames within a level). Until a frame's first matching sample, and within its
   /// first ``switchSamples``, samples may still be the previous frame's.
   ///
   /// The samples' grid (Timer2's BOTTOM, every 31.875 µs) is where the interrupt writes with
@@ -36,7 +37,7 @@ extension PWMComparison {
   /// carrier restarts at phase 0 on a sample when its frame was staged, and at the phase the
   /// frame's start would have given when it was set late: each restart's phase is fitted to its
   /// first samples (16 candidates within one increment).
-  static func carrierSamples(_ rows: [PWMTrace.Row], frames: [RenderedFrame], tolerance: Int = 4) -> CarrierSamples? {
+  static func carrierSamples(_ rows: [PWMTrace.Row], frames: [RenderedFrame], tolerance: Int = 1) -> CarrierSamples? {
     let period = 510.0 / 16.0
     guard let first = rows.first(where: { $0.duty != 0 })?.microseconds else { return nil }
     let residues = rows.map { row -> Double in
@@ -102,6 +103,17 @@ extension PWMComparison {
       }
       return best.phase
     }
+    /// How far `value` is from `level`'s duty at a phase known to an eighth of a sample's
+    /// increment either way (the restart's fitted phase, a switch's sample against its exact
+    /// time: near a zero crossing a table step is 6 of 255), the level itself within 1 (the
+    /// wire's ramps reproduce the renderer's frames within a level: 69.5 plays as 70).
+    func distance(_ value: Int, _ level: Int, _ phase: UInt32, _ increment: UInt32) -> Int {
+      let slack = increment / 8
+      let levels = level == 0 ? [0] : [level - 1, level, level + 1].filter { $0 != 0 && ($0 > 0) == (level > 0) }
+      return levels.flatMap { candidate in
+        [phase &- slack, phase, phase &+ slack].map { abs(value - duty(candidate, $0)) }
+      }.min() ?? .max
+    }
     let samples = min(Int((Double(frames.count) * 1000 - offset) / period), measured.count)
     for n in 0..<samples {
       let k = frame(of: n)
@@ -113,8 +125,9 @@ extension PWMComparison {
         failed = false
         firstSample = n
       }
+      let increment = carrierIncrement(frames[k].hertz)
       let expected = duty(frames[k].level, phase)
-      let error = abs(measured[n] - expected)
+      let error = distance(measured[n], frames[k].level, phase, increment)
       // An interrupt delayed past TOP (by another interrupt) leaves the previous sample's duty
       // for one more PWM period: timing within a sample.
       let held = n > 0 && abs(measured[n] - previousExpected) <= tolerance && error <= abs(previousExpected - expected) + tolerance
@@ -130,12 +143,13 @@ extension PWMComparison {
         switched = true
         result.worst = max(result.worst, error)
       } else if !switched && k > 0 && n - firstSample < Self.switchSamples
-        && abs(measured[n] - duty(frames[k - 1].level, phase)) <= tolerance
+        && distance(measured[n], frames[k - 1].level, phase, increment) <= tolerance
       {
         // Still the previous frame: the switch comes at the first sample from the frame's start
         // on, as the interrupt sees the time.
       } else if k + 1 < frames.count && frame(of: n + 1) == k + 1
-        && abs(measured[n] - duty(frames[k + 1].level, frames[k].level == 0 && frames[k + 1].level != 0 ? 0 : phase)) <= tolerance
+        && distance(measured[n], frames[k + 1].level, frames[k].level == 0 && frames[k + 1].level != 0 ? 0 : phase, increment)
+          <= tolerance
       {
         // The last sample already the next frame's: its interrupt ran after the frame's start
         // (the sample grid against the switch's exact time, give or take the latency).
@@ -144,7 +158,7 @@ extension PWMComparison {
         failed = true
         result.failures.append("frame \(k): \(measured[n]) at sample \(n), expected \(expected) (level \(frames[k].level))")
       }
-      phase = phase &+ carrierIncrement(frames[k].hertz)
+      phase = phase &+ increment
     }
     return result
   }
