@@ -51,20 +51,22 @@ vpath %.c src $(CORE_DIR)
 all: $(TARGET).hex
 	$(AVR_SIZE) $(TARGET).elf
 
+# Every output is written under a name of its own (.PID) and renamed: two makes at once (flash
+# or emulate while a test builds) never read each other's half-written files.
 $(BUILD)/avr/%.o: %.c $(HEADERS) | $(BUILD)/avr
-	$(AVR_CC) $(AVR_CFLAGS) -c $< -o $@
+	$(AVR_CC) $(AVR_CFLAGS) -c $< -o $@.$$$$ && mv $@.$$$$ $@
 
 $(TARGET).elf: $(AVR_OBJ)
-	$(AVR_CC) $(AVR_LDFLAGS) $^ -o $@
+	$(AVR_CC) $(AVR_LDFLAGS) $^ -o $@.$$$$ && mv $@.$$$$ $@
 
 $(TARGET).hex: $(TARGET).elf
-	$(AVR_OBJCOPY) -O ihex -R .eeprom $< $@
+	$(AVR_OBJCOPY) -O ihex -R .eeprom $< $@.$$$$ && mv $@.$$$$ $@
 
 size: $(TARGET).elf
 	$(AVR_SIZE) -C --mcu=$(MCU) $<
 
 $(BUILD)/host-tests: $(HOST_SRC) $(HEADERS) $(TEST_HEADERS) | $(BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) $(HOST_SRC) -o $@ -lm
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_SRC) -o $@.$$$$ -lm && mv $@.$$$$ $@
 
 test: $(BUILD)/host-tests
 	./$(BUILD)/host-tests $(PROTOCOL_DOC)

@@ -81,8 +81,9 @@ struct Emulate: ParsableCommand {
     if (blank || noAutoReset) && emulator.bootloader == nil {
       throw CLIError("--\(blank ? "blank" : "no-auto-reset"): the \(board) emulator has no bootloader")
     }
-    let program = try Self.build(definition, emulator: emulator, firmware: firmware, boardOptions: boardOptions)
+    // Bad input first: the trace's folder is checked before anything is built.
     try traceOptions.checkFolder()
+    let program = try Self.build(definition, emulator: emulator, firmware: firmware, boardOptions: boardOptions)
     let traceFile = try traceOptions.file(physicsRate: configuration.physicsRate)
     var options: [String] = []
     if let bootloader = program.bootloader {

@@ -100,18 +100,28 @@ enum EmulatorToolchain {
 
   /// Builds the firmware and the emulator once per test process (make is incremental);
   /// nil when both built, else the failing command's output.
-  static let buildFailure: String? = {
-    for (directory, arguments) in builds {
-      let command = (["make -C", directory] + arguments).joined(separator: " ")
-      do {
-        let result = try make(directory, arguments)
-        if result.status != 0 { return "\(command): exit \(result.status)\n\(result.output)" }
-      } catch {
-        return "\(command): \(error)"
-      }
+  /// The firmwares' host tests, run after the builds.
+  static let hostTests: [(directory: String, arguments: [String])] = [
+    ("Boards/uno-drv2605l/firmware", ["test"]), ("Boards/uno-hbridge/firmware", ["test"]),
+  ]
+
+  /// Every build, then the host tests, once per test process and one after the other (two makes
+  /// in one folder at once would race): the command, its exit status (-1: it did not start) and
+  /// output.
+  static let runs: [(command: String, status: Int32, output: String)] = (builds + hostTests).map { directory, arguments in
+    let command = (["make -C", directory] + arguments).joined(separator: " ")
+    do {
+      let result = try make(directory, arguments)
+      return (command, result.status, result.output)
+    } catch {
+      return (command, -1, "\(error)")
     }
-    return nil
-  }()
+  }
+
+  /// Nil when the firmware and the emulators built, else the failing command's output.
+  static let buildFailure: String? = runs.prefix(builds.count).first { $0.status != 0 }.map {
+    "\($0.command): exit \($0.status)\n\($0.output)"
+  }
 }
 
 /// One `hapticctl-emu-uno` process: started with its arguments, its pty path read from the
