@@ -17,11 +17,17 @@ struct EmulateCommandTests {
   }
 
   static func rows(_ url: URL) throws -> [Row] {
-    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
-    #expect(lines.first == "time_s,channel,drive,accel_g")
-    return lines.dropFirst().compactMap { line in
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.hasPrefix("time_s,channel,drive,accel_g\n"))
+    return rows(in: text, channel: 0)
+  }
+
+  /// The rows of `channel` in a `time_s,channel,drive,accel_g` text (`emulate --trace`,
+  /// `simulate --format csv`).
+  static func rows(in text: String, channel: Int) -> [Row] {
+    text.split(separator: "\n").dropFirst().compactMap { line in
       let fields = line.split(separator: ",")
-      guard fields.count == 4, let t = Double(fields[0]), fields[1] == "0", let drive = Double(fields[2]),
+      guard fields.count == 4, fields[1] == "\(channel)", let t = Double(fields[0]), let drive = Double(fields[2]),
         let acceleration = Double(fields[3])
       else { return nil }
       return Row(time: t, drive: drive, acceleration: acceleration)

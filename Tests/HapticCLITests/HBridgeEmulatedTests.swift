@@ -134,23 +134,9 @@ struct HBridgeEmulatedTests {
     #expect(PWMTrace.duty(lraRows, at: lraOrigin + Double(lraFrames.count + 5) * 1000) == 0, "the LRA ends driven")
   }
 
-  /// `time_s,channel,drive,accel_g` rows (`emulate --trace`, `simulate --format csv`) of one
-  /// channel as (time, drive, acceleration).
-  static func feltRows(_ text: String, channel: Int) -> [(time: Double, drive: Double, acceleration: Double)] {
-    text.split(separator: "\n").dropFirst().compactMap { line in
-      let fields = line.split(separator: ",")
-      guard fields.count == 4, fields[1] == "\(channel)", let t = Double(fields[0]), let drive = Double(fields[2]),
-        let acceleration = Double(fields[3])
-      else { return nil }
-      return (t, drive, acceleration)
-    }
-  }
-
   /// Each 25 ms window from the first driven row on: its peak |acceleration| and its drive's
   /// range (for the failure message).
-  static func windows(_ rows: [(time: Double, drive: Double, acceleration: Double)])
-    -> [(peak: Double, drive: ClosedRange<Double>)]
-  {
+  static func windows(_ rows: [EmulateCommandTests.Row]) -> [(peak: Double, drive: ClosedRange<Double>)] {
     guard let start = rows.first(where: { $0.drive != 0 })?.time else { return [] }
     var windows: [(peak: Double, drive: ClosedRange<Double>)] = []
     for row in rows where row.time >= start {
@@ -193,8 +179,8 @@ struct HBridgeEmulatedTests {
     for (channel, file) in [(0, erm), (1, lra)] {
       let simulated = try CLIRunner.run(["simulate", file.path, "--board", "uno-hbridge", "--channel", "\(channel)", "--format", "csv"])
       #expect(simulated.status == 0, "simulate: \(simulated.stderr)")
-      let emulated = Self.windows(Self.feltRows(felt, channel: channel))
-      let simulatedWindows = Self.windows(Self.feltRows(simulated.stdout, channel: channel))
+      let emulated = Self.windows(EmulateCommandTests.rows(in: felt, channel: channel))
+      let simulatedWindows = Self.windows(EmulateCommandTests.rows(in: simulated.stdout, channel: channel))
       #expect(emulated.count >= simulatedWindows.count - 1, "channel \(channel): the emulated trace ends early")
       var worst = 0.0, compared = 0
       var failures: [String] = []

@@ -48,8 +48,7 @@ struct RenderedFrame: Equatable {
 struct PWMComparison {
   /// The duty the firmware drives for a level: round(|level| × 255 / 127), its sign.
   static func duty(_ level: Int) -> Int {
-    let magnitude = min(abs(level), 127)
-    return (level < 0 ? -1 : 1) * (magnitude * 255 + 63) / 127
+    (level < 0 ? -1 : 1) * carrierAmplitude(level)
   }
 
   /// Where frame 0 starts (µs on the trace's time line): the first non-zero row against the
