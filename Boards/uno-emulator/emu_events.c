@@ -127,6 +127,12 @@ void emu_events_poll(emu_events_t *e) {
   if (e->rows != before) fflush(e->out);
 }
 
+void emu_events_note(emu_events_t *e, const char *event, const char *detail) {
+  if (!e->out) return;
+  row(e, event, "", detail);
+  fflush(e->out);
+}
+
 void emu_events_finish(emu_events_t *e) {
   if (!e->out) return;
   emu_events_poll(e);

@@ -2,7 +2,8 @@
  * emu_events.h — what the emulated board's firmware did beside its drive, as the events file
  * of `sim serve --trace` has it (docs/architecture.md §12): `time_s,event,channel,detail` rows
  * for reset, watchdog_stop, underrun, late_batch, bad_frames and link_lost, and a last row,
- * `stopped`, when the emulator ends (the end of the board's time line).
+ * `stopped`, when the emulator ends (the end of the board's time line); and the emulator's own
+ * rows (emu_events_note): behind / caught_up, uart_overrun.
  *
  * The firmware has no channel to say so (a real board has none either): the emulator reads its
  * `board` state from the AVR's RAM every service tick, at the offsets avr-gcc gave the fields
@@ -45,6 +46,10 @@ bool emu_events_init(emu_events_t *events, avr_t *avr, const elf_firmware_t *fir
 
 /* Compares the firmware's state with the last look; writes a row for each change. */
 void emu_events_poll(emu_events_t *events);
+
+/* A row of the emulator's own at the current simulated time: `behind` / `caught_up` (it could
+ * not keep real time), `uart_overrun` (a byte lost as the real UART would lose it). */
+void emu_events_note(emu_events_t *events, const char *event, const char *detail);
 
 /* The last look, and the `stopped` row at the current simulated time. */
 void emu_events_finish(emu_events_t *events);

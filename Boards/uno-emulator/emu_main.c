@@ -34,7 +34,9 @@
  * process was not scheduled for a while (a busy machine), the simulation catches up by running
  * without sleeping — simavr runs the 328P many times faster than real time — so the board clock
  * stays on the wall clock, as a real board's does; the host only sees replies delayed by the
- * stall. Only when it falls more than 500 ms behind does it give up, re-anchor and count a slip
+ * stall, and bytes it wrote reach the UART no earlier than the simulated time of the moment they
+ * were read (pty_bridge.h), so a lag never makes the board answer early. Every lag past a frame
+ * is an event (`behind`, `caught_up`) and the exit summary gives the largest. Only when it falls more than 500 ms behind does it give up, re-anchor and count a slip
  * (reported on exit). Re-anchoring at 20 ms, as before, set the board clock back by every
  * stall: a 27 ms stall on a busy 2-core machine left the host's clock sync 27 ms off and the
  * board played 26 frames of a pattern at 0.
@@ -72,6 +74,7 @@
 #define SERVICE_USEC 100       /* pacing and pty service interval (simulated) */
 #define AHEAD_SLEEP_USEC 200   /* sleep when the simulation leads by more than this */
 #define BEHIND_SLIP_USEC 500000 /* re-anchor when it lags by more than this (else catch up) */
+#define BEHIND_REPORT_USEC 1000  /* a lag past this is reported (a `behind` event): a frame */
 
 static volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t power_cycle_requested;
@@ -107,6 +110,13 @@ typedef struct {
   unsigned long slips;     /* times the simulation fell behind and re-anchored */
   uint64_t slipped_usec;
   unsigned long resets;    /* external resets (auto-reset) and power cycles */
+  /* Keeping real time: the largest lag of simulated behind wall-clock time, the lag episodes
+   * past BEHIND_REPORT_USEC (each a `behind` row, then `caught_up` with its worst). */
+  uint64_t max_lag_ns;
+  bool behind;
+  uint64_t episode_lag_ns;
+  unsigned long behind_episodes;
+  unsigned long overruns_seen; /* pty.overruns already written as events */
   uint64_t held_until_ns;  /* the AVR is in reset until this wall-clock time (0: running) */
 } emulator_t;
 
@@ -122,12 +132,42 @@ static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
   (void)how_long;
 }
 
+/* Follows how far the simulation lags the wall clock: while it lags, the board's clock is
+ * behind the one the host synchronised to, and when it catches up its clock runs fast — a
+ * host's batches then arrive late by up to the lag. So every lag past a frame is told. */
+static void follow_lag(emulator_t *e, uint64_t simulated, uint64_t elapsed) {
+  uint64_t lag = elapsed > simulated ? elapsed - simulated : 0;
+  if (lag > e->max_lag_ns) e->max_lag_ns = lag;
+  char detail[48];
+  if (!e->behind && lag > BEHIND_REPORT_USEC * 1000ull) {
+    e->behind = true;
+    e->episode_lag_ns = lag;
+    e->behind_episodes++;
+    snprintf(detail, sizeof detail, "lag_ms=%.1f", lag / 1e6);
+    emu_events_note(&e->events, "behind", detail);
+  } else if (e->behind) {
+    if (lag > e->episode_lag_ns) e->episode_lag_ns = lag;
+    if (lag < BEHIND_REPORT_USEC * 500ull) {
+      e->behind = false;
+      snprintf(detail, sizeof detail, "max_lag_ms=%.1f", e->episode_lag_ns / 1e6);
+      emu_events_note(&e->events, "caught_up", detail);
+    }
+  }
+}
+
+/* The simulated cycle that stands for the wall-clock time now. */
+static avr_cycle_count_t wall_cycle(const emulator_t *e) {
+  return e->anchor_cycle + (wall_ns() - e->anchor_wall_ns) * (FREQUENCY / 1000000u) / 1000u;
+}
+
 static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param) {
   emulator_t *e = param;
-  pty_bridge_service(&e->pty);
+  pty_bridge_service(&e->pty, wall_cycle(e));
   emu_events_poll(&e->events);
+  for (; e->overruns_seen < e->pty.overruns; e->overruns_seen++) emu_events_note(&e->events, "uart_overrun", "");
   uint64_t simulated = (avr->cycle - e->anchor_cycle) * 1000000000ull / FREQUENCY;
   uint64_t elapsed = wall_ns() - e->anchor_wall_ns;
+  follow_lag(e, simulated, elapsed);
   if (simulated > elapsed + AHEAD_SLEEP_USEC * 1000ull) {
     /* Ahead: wait, but wake as soon as the host writes. */
     uint64_t ahead = simulated - elapsed;
@@ -136,7 +176,7 @@ static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param
     /* With no host on a tracked pty the master reports a hang-up at once: just sleep. */
     bool watch = !e->pty.tracks_host || e->pty.host_present;
     (void)ppoll(watch ? &fd : NULL, watch ? 1 : 0, &timeout, NULL);
-    pty_bridge_service(&e->pty);
+    pty_bridge_service(&e->pty, wall_cycle(e));
   } else if (elapsed > simulated + BEHIND_SLIP_USEC * 1000ull) {
     e->slips++;
     e->slipped_usec += (elapsed - simulated) / 1000;
@@ -196,7 +236,7 @@ static void take_reset_requests(emulator_t *e) {
  * true while the hold lasts. */
 static bool held_in_reset(emulator_t *e) {
   if (e->held_until_ns == 0) return false;
-  pty_bridge_service(&e->pty);
+  pty_bridge_service(&e->pty, 0);
   pty_bridge_discard_input(&e->pty);
   if (wall_ns() < e->held_until_ns) {
     usleep(e->held_until_ns == UINT64_MAX ? 1000 : 200); /* parked in erased flash, or in reset */
@@ -356,9 +396,11 @@ int main(int argc, char **argv) {
 #endif
   fprintf(stderr,
           "hapticctl-emu-uno: %.3f s simulated, %s, %lu bytes in, %lu out, "
-          "%lu dropped, %lu slips (%llu us), %lu resets\n",
+          "%lu dropped, %lu UART overruns, %lu slips (%llu us), %lu resets\n",
           (double)e.avr->cycle / FREQUENCY, drive, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
-          e.slips, (unsigned long long)e.slipped_usec, e.resets);
+          e.pty.overruns, e.slips, (unsigned long long)e.slipped_usec, e.resets);
+  fprintf(stderr, "hapticctl-emu-uno: real time: at most %.1f ms behind the wall clock, %lu times more than %.1f ms\n",
+          e.max_lag_ns / 1e6, e.behind_episodes, BEHIND_REPORT_USEC / 1000.0);
   report_ram(e.avr);
   if (e.events.rx_head) {
     fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e.events.rx_high_water,

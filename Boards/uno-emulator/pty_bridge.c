@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "avr_uart.h"
+#include "sim_interrupts.h"
 #include "sim_cycle_timers.h"
 #include "sim_time.h"
 
@@ -93,6 +94,23 @@ static void xoff_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
   ((pty_bridge_t *)param)->xoff = value != 0;
 }
 
+/* Bytes in simavr's receive FIFO of `uart` (the accessors are private to simavr). */
+static unsigned waiting(const avr_uart_t *uart) {
+  return (unsigned)(uart->input.write - uart->input.read) & (uart_fifo_fifo_size - 1u);
+}
+
+/* The AVR read UDR0: as on hardware, the receive interrupt comes again at once while the
+ * receive buffer still holds data (see pty_bridge.h). */
+static uint8_t udr_read(struct avr_t *avr, avr_io_addr_t addr, void *param) {
+  pty_bridge_t *b = param;
+  uint8_t value = b->udr_read(avr, addr, b->udr_read_param);
+  avr_uart_t *uart = b->uart;
+  if (avr_regbit_get(avr, uart->rxen) && waiting(uart) > 0 && !uart->rxc.pending) {
+    avr_raise_interrupt(avr, &uart->rxc);
+  }
+  return value;
+}
+
 /* One byte into the UART per byte time while bytes wait. */
 static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *param) {
   pty_bridge_t *b = param;
@@ -104,8 +122,18 @@ static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *par
    * polls UCSR0A with the FIFO empty, which an interrupt-driven driver never does; so after
    * 16 byte times (1.4 ms: the FIFO drains one byte per byte time) we send again. */
   if (b->xoff && ++b->xoff_waits < 16) return when + avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+  /* Not before the host wrote it (see pty_bridge_service). */
+  avr_cycle_count_t arrival = b->arrival[b->in_tail % sizeof b->in];
+  if (arrival > when) return arrival;
   b->xoff = false;
   b->xoff_waits = 0;
+  /* The receive buffer (two bytes) is full as this byte's stop bit arrives: lost (DOR). */
+  if (b->uart && waiting(b->uart) >= 2) {
+    b->overruns++;
+    b->in_tail++;
+    b->bytes_in++;
+    return when + avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+  }
   avr_raise_irq(b->uart_in, b->in[b->in_tail % sizeof b->in]);
   b->in_tail++;
   b->bytes_in++;
@@ -116,6 +144,18 @@ static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *par
 
 void pty_bridge_attach(pty_bridge_t *b, avr_t *avr) {
   b->avr = avr;
+  for (avr_io_t *io = avr->io_port; io; io = io->next) {
+    if (io->kind && strcmp(io->kind, "uart") == 0 && ((avr_uart_t *)io)->name == '0') b->uart = io;
+  }
+  if (b->uart) {
+    avr_io_addr_t udr = AVR_DATA_TO_IO(((avr_uart_t *)b->uart)->r_udr);
+    b->udr_read = avr->io[udr].r.c;
+    b->udr_read_param = avr->io[udr].r.param;
+    avr->io[udr].r.c = udr_read;
+    avr->io[udr].r.param = b;
+  } else {
+    fprintf(stderr, "hapticctl-emu-uno: simavr has no UART0 to attach to\n");
+  }
   uint32_t flags = 0; /* no printing of UART output, no usleep when polling UCSR0A */
   avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
   b->uart_in = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
@@ -124,7 +164,7 @@ void pty_bridge_attach(pty_bridge_t *b, avr_t *avr) {
   avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), xoff_hook, b);
 }
 
-void pty_bridge_service(pty_bridge_t *b) {
+void pty_bridge_service(pty_bridge_t *b, avr_cycle_count_t now) {
   /* Host -> AVR. */
   size_t room = sizeof b->in - (b->in_head - b->in_tail);
   while (room > 0) {
@@ -140,7 +180,10 @@ void pty_bridge_service(pty_bridge_t *b) {
       b->host_present = present;
     }
     if (n <= 0) break; /* EAGAIN: nothing; EIO: no reader */
-    for (ssize_t i = 0; i < n; i++) b->in[(b->in_head++) % sizeof b->in] = chunk[i];
+    for (ssize_t i = 0; i < n; i++) {
+      b->arrival[b->in_head % sizeof b->in] = now;
+      b->in[(b->in_head++) % sizeof b->in] = chunk[i];
+    }
     room -= (size_t)n;
   }
   if (b->feeding && avr_cycle_timer_status(b->avr, feed_byte, b) == 0) b->feeding = false; /* AVR reset */

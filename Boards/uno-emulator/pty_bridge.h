@@ -1,9 +1,22 @@
 /*
  * pty_bridge.h — the AVR's UART0 on a pseudo-terminal, as a real Uno's USB serial port.
  *
+ * simavr 1.6's UART drains its input FIFO by at most one byte per byte time: its receive
+ * interrupt is raised once per byte time, and an interrupt taken later than that loses that
+ * byte time for good (raising a pending vector does nothing). On a line kept busy, a firmware
+ * whose receive interrupt was held off once falls behind for as long as the line stays busy,
+ * the FIFO fills (64 bytes) and bytes are lost — which a real AVR never does: its RXC flag
+ * stays set while its two-byte buffer holds data, so the interrupt is taken again at once and
+ * the backlog is read in a few microseconds (measured before the fix: 27 bad frames on a
+ * 2-channel stream under CPU load, every one after 60-120 ms of back-to-back bytes). So after
+ * each read of UDR0 the receive interrupt is raised again while data is waiting, as the
+ * hardware does, and a byte that arrives while two are waiting is lost as on hardware
+ * (counted: `overruns`).
+ *
  * Everything runs on the simulation thread (simavr's own uart_pty part raises UART IRQs from
  * a second thread): bytes from the host are read from the pty master without blocking and fed
- * to the UART one per byte time at 115200 baud (10 bits: 86.8 us), as a real line would; bytes
+ * to the UART one per byte time at 115200 baud (10 bits: 86.8 us), as a real line would, but
+ * none before the simulated time that stands for the wall-clock time it was read at; bytes
  * the firmware sends are written to the master as they leave the UART.
  */
 #ifndef PTY_BRIDGE_H
@@ -27,12 +40,20 @@ typedef struct {
   bool xoff;           /* the UART's input FIFO is full */
   unsigned xoff_waits; /* byte times waited since */
   uint8_t in[4096];    /* host -> AVR, waiting for their byte time */
+  avr_cycle_count_t arrival[4096]; /* the simulated cycle each byte was read at (its wall-clock time) */
   size_t in_head, in_tail;
   bool feeding;        /* the byte-time timer is armed */
   uint32_t byte_usec_x10;
   uint8_t out[8192];   /* AVR -> host, waiting for the pty to take them */
   size_t out_length;
   unsigned long bytes_in, bytes_out, bytes_dropped;
+  /* Bytes that arrived while the UART's two-byte receive buffer was full: a real ATmega328P
+   * loses them (DOR), so they are dropped here too (the firmware kept its interrupts off for
+   * more than two byte times, 174 us). */
+  unsigned long overruns;
+  void *uart;                      /* simavr's avr_uart_t of UART0 */
+  uint8_t (*udr_read)(struct avr_t *, avr_io_addr_t, void *); /* simavr's own UDR0 read */
+  void *udr_read_param;
   /* --auto-reset: whether a host has the pty open (its reads fail with EIO while no one does),
    * and an open not yet acted on (the DTR edge that resets a real Uno). */
   bool tracks_host;
@@ -53,8 +74,12 @@ void pty_bridge_track_host(pty_bridge_t *bridge);
 void pty_bridge_attach(pty_bridge_t *bridge, avr_t *avr);
 
 /* Reads what the host wrote and writes what is pending; call often (every 100 us of
- * simulated time). */
-void pty_bridge_service(pty_bridge_t *bridge);
+ * simulated time). `now` is the simulated cycle that stands for the wall-clock time now:
+ * bytes read now reach the UART no earlier than that, so a byte never arrives on the board's
+ * clock before the host wrote it, even while the simulation lags the wall clock (then the
+ * lag looks to the host like a slower line, as a busy USB link would, and its clock sync
+ * stays right: a query is always stamped after it was sent and before its answer came). */
+void pty_bridge_service(pty_bridge_t *bridge, avr_cycle_count_t now);
 
 /* Drops what the host sent that the AVR has not taken yet (it arrived while the AVR was held
  * in reset: a real UART is not listening then either). */

@@ -271,6 +271,22 @@ final class EmulatorProcess {
   }
 
   /// The emulator's own summary: how often it fell behind real time (from its exit line).
+  /// What the emulator said of keeping real time (its exit summary: how far its simulated
+  /// time fell behind the wall clock), and of bytes its UART lost as a real one would: a
+  /// failure's message carries it, so that a machine too busy to run the board in real time is
+  /// told apart from a firmware or host fault.
+  static func realTimeNote(in stderr: String) -> String {
+    stderr.split(separator: "\n").filter { $0.contains("real time:") || $0.contains("UART overruns") || $0.contains("fell behind") }
+      .map { String($0) }.joined(separator: "\n")
+  }
+
+  /// The largest lag (ms) of the emulator's simulated time behind the wall clock, from its
+  /// exit summary (nil when it printed none).
+  static func maximumLag(in stderr: String) -> Double? {
+    guard let range = stderr.range(of: #"at most [0-9.]+ ms behind"#, options: .regularExpression) else { return nil }
+    return Double(stderr[range].split(separator: " ")[2])
+  }
+
   static func slips(in stderr: String) -> Int {
     guard let range = stderr.range(of: #"(\d+) slips"#, options: .regularExpression) else { return 0 }
     return Int(stderr[range].split(separator: " ")[0]) ?? 0

@@ -74,6 +74,13 @@ struct HBridgeEmulatedTests {
     let stopped = emulator.stop()
     #expect(send.status == 0, "hapticctl send: exit \(send.status)\n\(send.stdout)\(send.stderr)")
     #expect(stopped.status == 0, "emulator exit \(stopped.status)\n\(stopped.stderr)")
+    // Each mismatch below names the emulator's real-time figures: a lag behind the wall clock
+    // is this machine's, not the firmware's (the board's clock runs fast while it catches up).
+    let realTime = EmulatorProcess.realTimeNote(in: stopped.stderr)
+    print("uno-hbridge emulator: \(realTime)")
+    // No byte was lost in the board's UART (a real ATmega328P would have lost it: interrupts
+    // held off for two byte times) — the emulator counts them as the hardware would.
+    #expect(stopped.stderr.contains(" 0 UART overruns"), "bytes lost in the board's UART\n\(realTime)")
 
     let trace = try PWMTrace(contentsOf: traceFile)
     let ermFrames = try Self.rendered(erm, channel: 0), lraFrames = try Self.rendered(lra, channel: 1)
@@ -93,7 +100,7 @@ struct HBridgeEmulatedTests {
     // ERM: every frame's duty (timing within a frame, duty within 1 of 255).
     let ermResult = PWMComparison.erm(ermRows, frames: ermFrames, origin: ermOrigin)
     print("ERM: \(ermFrames.count) frames, \(ermResult.failures.count) off, \(ermResult.shifted) a frame early or late, worst duty error \(ermResult.worst)")
-    #expect(ermResult.failures.isEmpty, Comment(rawValue: ermResult.failures.prefix(20).joined(separator: "\n")))
+    #expect(ermResult.failures.isEmpty, Comment(rawValue: ermResult.failures.prefix(20).joined(separator: "\n") + "\n" + realTime))
     #expect(ermResult.worst <= 1)
     #expect(PWMTrace.duty(ermRows, at: ermOrigin + Double(ermFrames.count + 5) * 1000) == 0, "the ERM ends driven")
 
@@ -118,7 +125,7 @@ struct HBridgeEmulatedTests {
       "LRA carrier: \(lraFrames.count) frames sample by sample (frames start \(samples.offset) µs before a sample): "
         + "\(samples.failures.count) off, worst error \(samples.worst), \(samples.heldSamples) held a period, \(samples.earlySamples) a sample early; \(samples.lateFrames) switched after their "
         + "first sample, the latest \(String(format: "%.1f", samples.latestSwitch)) µs after it")
-    #expect(samples.failures.isEmpty, Comment(rawValue: samples.failures.prefix(20).joined(separator: "\n")))
+    #expect(samples.failures.isEmpty, Comment(rawValue: samples.failures.prefix(20).joined(separator: "\n") + "\n" + realTime))
     #expect(samples.worst <= 1)
     // Samples left a PWM period late by another interrupt: a handful (measured 2-14 of ~22 000).
     #expect(samples.heldSamples <= 100, "\(samples.heldSamples) samples a period late")
@@ -129,7 +136,8 @@ struct HBridgeEmulatedTests {
     for restart in restarts {
       #expect(restart.signMatches, "frame \(restart.frame): the carrier restarted in the wrong sign")
       // The first non-zero sample: one or two carrier samples (31.9 µs each) after the start.
-      #expect(restart.delay >= 0 && restart.delay < 100, "frame \(restart.frame): restart \(restart.delay) µs after the frame start")
+      #expect(
+        restart.delay >= 0 && restart.delay < 100, "frame \(restart.frame): restart \(restart.delay) µs after the frame start\n\(realTime)")
     }
     #expect(PWMTrace.duty(lraRows, at: lraOrigin + Double(lraFrames.count + 5) * 1000) == 0, "the LRA ends driven")
   }
