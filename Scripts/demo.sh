@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine and runs hapticctl's main job without hardware: installs system
-# packages, builds hapticctl in release mode, checks and renders every AHAP file in the shared
-# corpus (or the files given as arguments), simulates the first on the simulated LRA, then
-# serves a simulated board on a pseudo-terminal and plays the first files on it through the
-# real serial path (probe, send), as on a real board.
+# packages, builds hapticctl in release mode, checks and renders every pattern (.ahap and
+# .haptic) in the project's own Examples/ folder, simulates the first on the simulated LRA and
+# measures the board's response map, then serves a simulated board on a pseudo-terminal and
+# plays the first three files on it through the real serial path (probe, send), as on a real
+# board. Needs nothing outside this repository.
+#
+#   Scripts/demo.sh                          # the files in Examples/
+#   Scripts/demo.sh A.ahap B.haptic …        # these files instead
+#   HAPTICCTL_CORPUS=DIR Scripts/demo.sh     # the .ahap and .haptic files in DIR instead
+#                                            # (e.g. the optional ../shared/corpus/ahap)
+#
+# Audio events (Examples/audio-click.ahap) play on the host's default ALSA device; without a
+# sound card `send` warns that they are silent and plays the haptics all the same.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,10 +24,11 @@ bin="$(swift build -c release --show-bin-path)/hapticctl"
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  corpus="${HAPTICCTL_CORPUS:-$root/../shared/corpus/ahap}"
+  corpus="${HAPTICCTL_CORPUS:-$root/Examples}"
   shopt -s nullglob
-  files=("$corpus"/*.ahap)
-  [ ${#files[@]} -gt 0 ] || { echo "error: no .ahap files in $corpus (set HAPTICCTL_CORPUS or pass files)" >&2; exit 1; }
+  files=("$corpus"/*.ahap "$corpus"/*.haptic)
+  shopt -u nullglob
+  [ ${#files[@]} -gt 0 ] || { echo "error: no .ahap or .haptic files in $corpus (set HAPTICCTL_CORPUS or pass files)" >&2; exit 1; }
 fi
 "$bin" validate "${files[@]}"
 echo
