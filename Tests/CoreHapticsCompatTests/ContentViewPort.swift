@@ -2,7 +2,6 @@
 // UIKit/SwiftUI replaced by plain classes): it must compile against CoreHapticsCompat as it is
 // written for Apple's framework.
 import CoreHapticsCompat
-import Foundation
 
 /// The SwiftUI example ("play custom vibrations"): `prepareHaptics()` on appear,
 /// `complexSuccess()` on tap. A SwiftUI `View` stand-in.

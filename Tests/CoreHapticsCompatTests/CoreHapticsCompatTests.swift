@@ -109,7 +109,7 @@ import Testing
     manager.startSwishPlayer()
     rig.run(0.1)
     #expect(rig.link.snapshot.driveLog.last?.level == 0, "muted")
-    manager.updateSwish(dx: 800, dy: 200)
+    manager.updateSwish(velocity: CGPoint(x: 800, y: 200))
     rig.run(0.1)
     let fast = abs(rig.link.snapshot.driveLog.last?.level ?? 0)
     manager.updateSwish(dx: 250, dy: 0)

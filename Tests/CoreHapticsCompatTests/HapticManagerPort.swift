@@ -2,7 +2,6 @@
 // UIKit/SwiftUI replaced by plain classes): it must compile against CoreHapticsCompat as it is
 // written for Apple's framework.
 import CoreHapticsCompat
-import Foundation
 
 /// A game's haptic manager in the style of the "Snip The Vine" tutorial: an engine kept
 /// running, restarted from the reset handler, sounds registered as audio resources and played
@@ -210,6 +209,12 @@ final class HapticManager {
     } catch {
       print("Swish player stop error: \(error)")
     }
+  }
+
+  /// The tutorial's signature: the swipe's velocity, in points per second (Core Graphics'
+  /// `CGPoint`, which `import CoreHaptics` brings along).
+  func updateSwish(velocity: CGPoint) {
+    updateSwish(dx: Float(velocity.x), dy: Float(velocity.y))
   }
 
   func updateSwish(dx: Float, dy: Float) {

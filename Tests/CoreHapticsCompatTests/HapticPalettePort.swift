@@ -2,7 +2,6 @@
 // UIKit/SwiftUI replaced by plain classes): it must compile against CoreHapticsCompat as it is
 // written for Apple's framework.
 import CoreHapticsCompat
-import Foundation
 
 /// The logic of Apple's haptic palette sample: an engine for haptics only, a continuous player
 /// whose intensity and sharpness follow a touch, and AHAP files played by name. (The view
