@@ -192,7 +192,7 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
   }
 
-  /// ``start()`` for async callers.
+  /// `start()` for async callers.
   public func start() async throws(CHHapticError) {
     try bridged { () throws(HapticEngineError) in try engine.start() }
   }

@@ -34,8 +34,8 @@ public enum WaveformPath {
   ///   - path: the `EventWaveformPath` as written.
   ///   - patternFile: the AHAP file it belongs to.
   /// - Returns: the resolved absolute path.
-  /// - Throws: ``AHAPDiagnostic`` with ``HapticCore/HapticErrorCode/pathEscapes`` or
-  ///   ``HapticCore/HapticErrorCode/fileNotFound``.
+  /// - Throws: ``AHAPDiagnostic`` with `HapticErrorCode.pathEscapes` or
+  ///   `HapticErrorCode.fileNotFound`.
   public static func resolve(_ path: String, relativeTo patternFile: String) throws(AHAPDiagnostic)
     -> String
   {

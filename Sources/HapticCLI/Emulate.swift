@@ -15,7 +15,9 @@ struct Emulate: ParsableCommand {
       whose PWM inputs are recorded), starts it and prints the \
       pseudo-terminal's path as the first line on standard output, like `sim serve`: `probe`, \
       `send` and the engine talk to it as to a board on a USB port. Ctrl-C or SIGTERM ends it; \
-      SIGUSR1 power-cycles the board.
+      SIGUSR1 power-cycles the board. The sources and prebuilt images are found as for \
+      `flash` (a checkout's Boards/, or PREFIX/share/hapticctl/Boards as installed by \
+      Scripts/install.sh).
 
       A board with a bootloader (the Uno's Optiboot) behaves like the real one: every open of \
       the port resets it (the USB serial chip's DTR through a capacitor), the bootloader listens \
@@ -128,7 +130,8 @@ struct Emulate: ParsableCommand {
     let image = firmwareFolder + "/" + emulator.firmwareImage
     let program = emulatorFolder + "/" + emulator.program
     let install = "needs the Debian packages \(emulator.packages.joined(separator: ", ")) (sudo apt-get install \(emulator.packages.joined(separator: " ")))"
-    func run(_ command: [String], in folder: String, what: String) throws {
+    func run(_ command: [String], in folder: String, artifact: String, what: String) throws {
+      try FirmwareLocator.requireWritable(folder, artifact: artifact, what: "\(definition.id) \(what)")
       printError("building the \(definition.id) \(what) in \(folder)")
       do {
         try Shell.run(command, in: folder, what: "the \(what) build", quietStandardOutput: true)
@@ -137,12 +140,12 @@ struct Emulate: ParsableCommand {
       }
     }
     if FirmwareLocator.needsBuild(artifact: image, sources: firmwareFolders) {
-      try run(firmware.build, in: firmwareFolder, what: "firmware")
+      try run(firmware.build, in: firmwareFolder, artifact: image, what: "firmware")
     }
     // The emulator reads the firmware's state at offsets compiled from its headers: a change
     // of its folder or the firmware's rebuilds it.
     if FirmwareLocator.needsBuild(artifact: program, sources: [emulatorFolder] + firmwareFolders) {
-      try run(emulator.build, in: emulatorFolder, what: "emulator")
+      try run(emulator.build, in: emulatorFolder, artifact: program, what: "emulator")
     }
     if !FileManager.default.fileExists(atPath: image) {
       throw CLIError("the build did not produce the firmware image \(image); the emulated \(definition.id) \(install)")

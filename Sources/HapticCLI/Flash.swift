@@ -14,6 +14,11 @@ struct Flash: ParsableCommand {
       (avrdude -c arduino at 115200 through the Uno's bootloader, write and verify) and probes \
       the board: it must answer as the board flashed. Failures say what state the board is \
       left in. --dry-run prints the exact commands and touches nothing.
+
+      The firmware sources are found beside a user board's file, in --boards-dir, in \
+      $HAPTICCTL_DATA_DIR/Boards, in Boards/ of the hapticctl checkout holding the current \
+      folder, or in the data Scripts/install.sh installs beside the program \
+      (PREFIX/share/hapticctl/Boards for PREFIX/bin/hapticctl, with the images prebuilt).
       """)
 
   @Option(help: "Board id (hapticctl boards lists them).")
@@ -56,6 +61,7 @@ struct Flash: ParsableCommand {
       return
     }
     if let buildStep {
+      try FirmwareLocator.requireWritable(buildStep.folder, artifact: image, what: "\(board) firmware")
       printError("building \(board) firmware in \(buildStep.folder)")
       try Shell.run(buildStep.command, in: buildStep.folder, what: "the firmware build")
       guard FileManager.default.fileExists(atPath: image) else { throw CLIError("the build did not produce \(image)") }
@@ -121,67 +127,6 @@ struct Flash: ParsableCommand {
         "\(tool) wrote the firmware to \(port) but verifying it failed: the board's flash holds a damaged image and it will not run until flashed again (the bootloader is still there: run flash again)")
     }
     return CLIError("\(tool) failed on \(port) (its messages are above); the board may hold a partial image: flash again")
-  }
-}
-
-/// Where a built-in or user board's firmware sources are, and whether they need a build.
-enum FirmwareLocator {
-  /// The folder `source` (relative to a board folder) names: beside the board file, in a boards
-  /// directory, or under Boards/ of a checkout holding the current folder; `what` names it in
-  /// the error ("firmware", "emulator").
-  static func sourceFolder(_ board: BoardDefinition, source: String, what: String, boardDirectories: [String]) throws
-    -> String
-  {
-    var candidates: [String] = []
-    if let directory = board.directory { candidates.append(directory) }
-    candidates += BoardCatalog.searchPath(boardDirectories)
-    // A checkout: Boards/ in the current folder or one of its parents, or beside the build
-    // folder this program runs from (.build/debug/hapticctl).
-    var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-      starts.append(executable.deletingLastPathComponent())
-    }
-    for start in starts {
-      var folder = start
-      for _ in 0..<6 {
-        candidates.append(folder.appendingPathComponent("Boards").path)
-        folder.deleteLastPathComponent()
-      }
-    }
-    for candidate in candidates {
-      let folder = candidate + "/" + source
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue { return folder }
-    }
-    throw CLIError(
-      "the \(what) sources of \(board.id) (\(source)) were not found in \(candidates.prefix(4).joined(separator: ", "))…; run from a hapticctl checkout or pass --boards-dir\(what == "firmware" ? " (flash: or --firmware FILE)" : "")")
-  }
-
-  /// The firmware's source folder, then the shared folders its build also reads.
-  static func firmwareFolders(_ board: BoardDefinition, firmware: BoardFile.Firmware, boardDirectories: [String])
-    throws -> [String]
-  {
-    try ([firmware.source] + (firmware.shared ?? [])).map {
-      try sourceFolder(board, source: $0, what: "firmware", boardDirectories: boardDirectories)
-    }
-  }
-
-  /// True when the artifact is missing or older than a file in one of the source folders
-  /// (their `build` folders aside).
-  static func needsBuild(artifact: String, sources folders: [String]) -> Bool {
-    guard let built = modified(artifact) else { return true }
-    for folder in folders {
-      let enumerator = FileManager.default.enumerator(atPath: folder)
-      while let item = enumerator?.nextObject() as? String {
-        if item.hasPrefix("build") { continue }
-        if let date = modified(folder + "/" + item), date > built { return true }
-      }
-    }
-    return false
-  }
-
-  private static func modified(_ path: String) -> Date? {
-    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 }
 

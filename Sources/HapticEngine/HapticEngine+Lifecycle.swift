@@ -11,7 +11,7 @@ extension HapticEngine {
     try startNow()
   }
 
-  /// ``start()`` for async callers.
+  /// `start()` for async callers.
   public func start() async throws(HapticEngineError) {
     try startNow()
   }

@@ -34,7 +34,7 @@ public final class HapticEngine: @unchecked Sendable {
     public var idleCadence = 0.050
     /// Idle time before an auto-shutdown (when ``HapticEngine/isAutoShutdownEnabled``).
     public var idleTimeout = 120.0
-    /// How long ``HapticEngine/start()`` waits for clock sync.
+    /// How long `start()` waits for clock sync.
     public var startTimeout = 3.0
     /// Where audio events play (docs/semantics.md §13.9): `nil` for none. The engine schedules
     /// players' audio on it but does not close it.
@@ -62,7 +62,7 @@ public final class HapticEngine: @unchecked Sendable {
     public var recoveries = 0
     /// The largest lookahead used, seconds.
     public var lookahead = 0.0
-    /// Board-side underruns and late batches since ``HapticEngine/start()`` (the board's
+    /// Board-side underruns and late batches since `start()` (the board's
     /// totals from its last status report, less those at the start).
     public var boardUnderruns = 0
     public var lateSegments = 0

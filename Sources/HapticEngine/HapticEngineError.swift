@@ -1,7 +1,7 @@
 public import HapticCore
 
 /// Why an engine or player operation failed: a code with Core Haptics' number where Apple has
-/// one (``HapticCore/HapticErrorCode``) and a message naming the board or player.
+/// one (`HapticCore.HapticErrorCode`) and a message naming the board or player.
 public struct HapticEngineError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The code (e.g. `engineNotRunning (-4805)`).
   public var code: HapticErrorCode

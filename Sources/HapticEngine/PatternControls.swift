@@ -5,7 +5,7 @@ import HapticCore
 enum PatternControls {
   /// The steps and curves of `pattern` from `offset` (pattern seconds) on, shifted to start at 0
   /// and time-scaled by `scale`. Per control, the entry in force at the offset
-  /// (``HapticCore/ControlTimeline/inForce(_:at:)``) carries over: a step, or a curve
+  /// (`HapticCore.ControlTimeline.inForce(_:at:)`) carries over: a step, or a curve
   /// that has ended, as a step at 0 with its value there; a curve still moving as a curve from
   /// 0 that continues from its value there. Entries taking effect later keep their times. Every
   /// time stays ≥ 0, so the excerpt is a valid pattern (a curve shifted to a negative time made

@@ -5,7 +5,7 @@ import HapticTransport
 public import HapticWire
 
 /// A board link over a serial port or pseudo-terminal: probes the board (haptics refused when
-/// unsupported), then keeps a ``HapticTransport/BoardConnection`` (reliable link, heartbeats,
+/// unsupported), then keeps a `HapticTransport.BoardConnection` (reliable link, heartbeats,
 /// clock sync, stop on close).
 public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   public let capabilities: BoardCapabilities

@@ -3,7 +3,7 @@ import HapticAHAP
 import HapticCore
 import Testing
 
-@Suite("Real-world AHAP corpus")
+@Suite("Real-world AHAP corpus", .enabled(if: TestPaths.corpusIsPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"))
 struct CorpusTests {
   static let files = TestPaths.corpusFiles()
 

@@ -10,6 +10,10 @@ enum TestPaths {
   static let corpus: URL = packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus/ahap")
 
+  /// Whether the corpus is there: the folder exists and holds `.ahap` files. False in a plain
+  /// clone, which has no `../shared` folder beside the checkout; tests that need it are skipped.
+  static var corpusIsPresent: Bool { !corpusFiles().isEmpty }
+
   /// The hand-written fixtures of this test target.
   static let fixtures: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().appendingPathComponent("Fixtures")

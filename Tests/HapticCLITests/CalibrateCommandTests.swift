@@ -36,8 +36,7 @@ struct CalibrateCommandTests {
     // (a pattern with transients, whose shaping follows f0) changes with it.
     let show = try CLIRunner.run(["boards", "show", "uno-drv2605l", "--boards-dir", folder.path])
     #expect(show.stdout.contains(String(format: "LRA %.1f Hz", f0)), "\(show.stdout)")
-    let pattern = CLIRunner.packageRoot.deletingLastPathComponent()
-      .appendingPathComponent("shared/corpus/ahap/DemuteStudio__ReaHaptic__hap_attack_SP1_tripleStrike.ahap").path
+    let pattern = CLIRunner.packageRoot.appendingPathComponent("Examples/pair-lra.ahap").path  // four transients
     let datasheet = try CLIRunner.run(["render", pattern, "--board", "uno-drv2605l", "--format", "csv"])
     let measured = try CLIRunner.run(["render", pattern, "--board", "uno-drv2605l", "--format", "csv", "--boards-dir", folder.path])
     #expect(datasheet.status == 0 && measured.status == 0)

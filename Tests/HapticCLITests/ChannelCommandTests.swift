@@ -5,8 +5,10 @@ import Testing
 /// Several channels from the command line (issue 16): a two-LRA board file, patterns addressed to
 /// channels with `--channel`, the probe listing every channel.
 @Suite(.serialized) struct ChannelCommandTests {
-  static let hit = TestCorpus.ahapFolder.appendingPathComponent("apple__unityplugins__Effects_Hit.ahap").path
-  static let recharge = TestCorpus.ahapFolder.appendingPathComponent("apple__unityplugins__Effects_Recharge.ahap").path
+  /// One full-intensity tap (the repository's own examples, so a plain clone runs these tests).
+  static let hit = CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap").path
+  /// A 1.5 s continuous event changed in steps: the longer pattern of a pair.
+  static let recharge = CLIRunner.packageRoot.appendingPathComponent("Examples/dynamic-steps.ahap").path
 
   /// A scratch boards folder with `sim-dual`: two LRAs, 170 Hz and 150 Hz.
   static func boards() throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import HapticTestSupport
 import Testing
 
 /// `hapticctl convert` and `.haptic` files in the other commands (issue 17).
@@ -38,7 +39,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test("--style lofelt reproduces Lofelt's converter on every pair (structure, numbers within 1e-7)", arguments: pairs)
+  @Test("--style lofelt reproduces Lofelt's converter on every pair (structure, numbers within 1e-7)", .enabled(if: TestCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"), arguments: pairs)
   func lofeltStyle(_ pair: (String, String)) throws {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -51,7 +52,7 @@ struct ConvertCommandTests {
     #expect(Self.difference(ours, theirs) == nil, "\(pair.0): \(Self.difference(ours, theirs) ?? "")")
   }
 
-  @Test("--style plain: one curve per parameter; the AHAP renders as the clip does")
+  @Test("--style plain: one curve per parameter; the AHAP renders as the clip does", .enabled(if: TestCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func plainStyle() throws {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,7 +67,7 @@ struct ConvertCommandTests {
     #expect(clip.stdout == ahap.stdout && clip.stdout.split(separator: "\n").count > 1000)
   }
 
-  @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; a silent Android effect and misused options are refused")
+  @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; a silent Android effect and misused options are refused", .enabled(if: TestCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func badInput() throws {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,7 +93,7 @@ struct ConvertCommandTests {
     #expect(validate.status == 1 && validate.stdout.contains("amplitude[2].time") && validate.stdout.contains("error"), "\(validate.stdout)")
   }
 
-  @Test("simulate and send --sim play every .haptic file of the shared corpus that loads; the rest fail clearly")
+  @Test("simulate and send --sim play every .haptic file of the shared corpus that loads; the rest fail clearly", .enabled(if: TestCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func corpusPlays() throws {
     let root = Self.ios.deletingLastPathComponent().deletingLastPathComponent()
     let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }
@@ -119,7 +120,11 @@ struct ConvertCommandTests {
 
   static let corpus = CLIRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
 
-  @Test("AHAP → .haptic: the clip plays; losses are warnings naming the moment, and in the JSON summary")
+  @Test(
+    "AHAP → .haptic: the clip plays; losses are warnings naming the moment, and in the JSON summary",
+    .enabled(
+      if: TestCorpus.isPresent && TestCorpus.hapticIsPresent,
+      "needs the shared corpus ../shared/corpus/ahap and ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func ahapToClip() throws {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -149,7 +154,7 @@ struct ConvertCommandTests {
     #expect(upgraded.status == 0 && upgraded.stderr.contains("upgraded to version 1"), "\(upgraded.stderr)")
   }
 
-  @Test("Android: waveform and envelope JSON for Kotlin, with their losses")
+  @Test("Android: waveform and envelope JSON for Kotlin, with their losses", .enabled(if: TestCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func android() throws {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -171,7 +176,8 @@ struct ConvertCommandTests {
     let folder = try CLIRunner.scratchFolder("convert")
     defer { try? FileManager.default.removeItem(at: folder) }
     let disguised = folder.appendingPathComponent("clip.json")
-    try FileManager.default.copyItem(at: Self.ios.appendingPathComponent("3_points.haptic"), to: disguised)
+    // A clip of the repository's own (a plain clone has no shared corpus).
+    try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Examples/knock-and-buzz.haptic"), to: disguised)
     let byContent = try CLIRunner.run(["simulate", disguised.path, "--board", "sim-lra"])
     #expect(byContent.status == 0, "\(byContent.stderr)")
     let forced = try CLIRunner.run(["validate", disguised.path, "--input-format", "ahap"])

@@ -1,7 +1,8 @@
 import Foundation
+import HapticTestSupport
 import Testing
 
-@Suite("hapticctl render", .serialized)
+@Suite("hapticctl render", .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"), .serialized)
 struct RenderCommandTests {
   let corpus = CLIRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
   var sparkle: String { corpus.appendingPathComponent("nthState__Haptrix__Sparkle.ahap").path }

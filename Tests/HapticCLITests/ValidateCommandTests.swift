@@ -1,4 +1,5 @@
 import Foundation
+import HapticTestSupport
 import Testing
 
 @Suite("hapticctl validate", .serialized)
@@ -6,7 +7,7 @@ struct ValidateCommandTests {
   let corpus = CLIRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
   let fixtures = CLIRunner.packageRoot.appendingPathComponent("Tests/HapticAHAPTests/Fixtures")
 
-  @Test("The whole corpus validates with exit status 0")
+  @Test("The whole corpus validates with exit status 0", .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"))
   func corpusPasses() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
       .filter { $0.hasSuffix(".ahap") }.sorted().map { corpus.appendingPathComponent($0).path }

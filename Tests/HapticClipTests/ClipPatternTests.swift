@@ -18,7 +18,7 @@ struct ClipPatternTests {
     Array(try FrameRenderer(pattern: pattern, profile: profile))
   }
 
-  @Test("Each clip renders as Lofelt's AHAP of it, frame by frame (within one level)", arguments: pairs)
+  @Test("Each clip renders as Lofelt's AHAP of it, frame by frame (within one level)", .enabled(if: SharedCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"), arguments: pairs)
   func rendersAsLofeltsAHAP(_ pair: (String, String)) throws {
     let clip = try HapticClipReader().read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.0).haptic")).clip
     var ahap = try AHAPReader(options: AHAPReadOptions(controlPointTimes: .absolute))

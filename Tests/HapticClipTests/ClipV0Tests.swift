@@ -19,7 +19,7 @@ struct ClipV0Tests {
     ("invalid_v0_conversion.vij", "valid_v1_from_invalid_v0_conversion.haptic", false),
   ]
 
-  @Test("The upgrade gives Lofelt's v1 file, breakpoint for breakpoint", arguments: pairs)
+  @Test("The upgrade gives Lofelt's v1 file, breakpoint for breakpoint", .enabled(if: SharedCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"), arguments: pairs)
   func upgradeMatchesLofelt(_ pair: (String, String, Bool)) throws {
     let old = try HapticClipReader().readV0(try Self.bytes(pair.0), file: pair.0, validate: pair.2)
     let expected = try HapticClipReader().read(try Self.bytes(pair.1), file: pair.1).clip
@@ -51,7 +51,7 @@ struct ClipV0Tests {
     return nil
   }
 
-  @Test("A transient with no amplitude breakpoint at its time is dropped, with a warning")
+  @Test("A transient with no amplitude breakpoint at its time is dropped, with a warning", .enabled(if: SharedCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func unmatchedTransient() throws {
     let document = try HapticClipReader().read(try Self.bytes("valid_v0_transient_time_mismatch.vij"))
     #expect(document.clip.amplitude.filter { $0.emphasis != nil }.count == 1)
@@ -69,7 +69,7 @@ struct ClipV0Tests {
     ("no_voices_v0.vij", "voices", "missing"),
   ]
 
-  @Test("Lofelt's invalid v0 files fail naming the list and point", arguments: invalid)
+  @Test("Lofelt's invalid v0 files fail naming the list and point", .enabled(if: SharedCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"), arguments: invalid)
   func invalidFails(_ fixture: (String, String, String)) throws {
     let bytes = try Self.bytes(fixture.0)
     do {

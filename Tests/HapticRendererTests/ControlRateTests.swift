@@ -29,7 +29,7 @@ struct ControlRateTests {
     return (power, hz, frames)
   }
 
-  @Test("Corpus targets stay within 2e-4 of exact power and 0.02 Hz", arguments: CorpusRenderTests.files)
+  @Test("Corpus targets stay within 2e-4 of exact power and 0.02 Hz", .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"), arguments: CorpusRenderTests.files)
   func corpusTargets(_ name: String) throws {
     let pattern = try AHAPReader().read(contentsOf: CorpusRenderTests.corpus.appendingPathComponent(name).path).pattern
     for profile in BoardProfile.builtIn {
@@ -44,7 +44,7 @@ struct ControlRateTests {
   /// the state closely (a target that differs in the fourth digit may start another, equally
   /// good correction), so they are judged by what the user feels: the simulated acceleration
   /// of both renders (HapticSimulatorTests, ``ControlRateFeelTests``).
-  @Test("Corpus frames: driven frames within one level of exact evaluation, few frames differ")
+  @Test("Corpus frames: driven frames within one level of exact evaluation, few frames differ", .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"))
   func corpusFrames() throws {
     for profile in BoardProfile.builtIn where profile.shaping == .driver {
       var differing = 0
@@ -141,7 +141,7 @@ struct ControlRateTests {
 /// voices and the drive stage for every frame.
 @Suite("Settled-frame repeats")
 struct SettledRepeatTests {
-  @Test("The frame renderer equals voices → drive stage frame by frame, over the corpus")
+  @Test("The frame renderer equals voices → drive stage frame by frame, over the corpus", .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"))
   func repeatsAreExact() throws {
     var repeatedFrames = 0
     for name in CorpusRenderTests.files {

@@ -81,7 +81,7 @@ struct RendererPropertyTests {
   }
 }
 
-@Suite("Renderer on the corpus")
+@Suite("Renderer on the corpus", .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"))
 struct CorpusRenderTests {
   static let corpus = TestCorpus.ahapFolder
   static let files = TestCorpus.ahapFiles
