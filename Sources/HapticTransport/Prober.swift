@@ -21,7 +21,8 @@ public struct ProbeResult: Sendable {
   public var clockOffset: Double?
   /// Board clock drift against the host, in parts per million.
   public var driftPPM: Double?
-  /// Retransmissions the link needed.
+  /// Frames the probe sent again: to a board that did not answer yet (one still booting after
+  /// an auto-reset) and on the link once it did.
   public var retransmissions: Int
 }
 
@@ -85,7 +86,7 @@ public struct Prober: Sendable {
         if case .versionMismatch(let version) = event {
           result.protocolVersion = version
           result.reason = "unsupported protocol version \(version) (hapticctl speaks \(WireFrame.protocolVersion))"
-          result.retransmissions = link.statistics.retransmissions
+          result.retransmissions = link.statistics.retransmissions + link.statistics.unansweredResends
           return result
         }
       }
@@ -109,7 +110,7 @@ public struct Prober: Sendable {
         case .error(let error) where error.code == .unsupportedVersion:
           result.protocolVersion = UInt8(truncatingIfNeeded: error.detail)
           result.reason = "unsupported protocol version \(error.detail) (hapticctl speaks \(WireFrame.protocolVersion))"
-          result.retransmissions = link.statistics.retransmissions
+          result.retransmissions = link.statistics.retransmissions + link.statistics.unansweredResends
           return result
         default:
           continue
@@ -122,7 +123,7 @@ public struct Prober: Sendable {
       }
       try transport.write(link.poll(now: now()).bytes)
     }
-    result.retransmissions = link.statistics.retransmissions
+    result.retransmissions = link.statistics.retransmissions + link.statistics.unansweredResends
     guard let capabilities = result.capabilities else {
       result.reason = "no answer within \(formatSeconds(timeout)) s (is the board running hapticctl firmware at this baud rate?)"
       return result

@@ -119,7 +119,10 @@ extension ReliableLink {
       if !newest.retransmitted { timer.sample(max(now - newest.firstSent, 0)) }
       // The oldest frame acknowledged waited longest: from being handed to the link to this
       // ack, window waits and recoveries included.
-      deliveryDelay.record(max(now - first.queued, 0), now: now)
+      // (Not a frame resent while no one listened: that wait was the peer's boot, not the link.)
+      if !first.resentUnanswered {
+        deliveryDelay.record(max(now - first.queued, 0), now: now)
+      }
       inFlight.removeFirst(acknowledged)
       if nakRestart == .awaitingAck { nakRestart = .acknowledged }
       congestionWindow = min(congestionWindow + 1, configuration.window)

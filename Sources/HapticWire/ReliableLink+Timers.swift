@@ -28,7 +28,8 @@ extension ReliableLink {
     var output = Output()
     guard let first = inFlight.first else { return output }
     if now >= first.lastSent + timer.timeout {
-      statistics.timeouts += 1
+      // Before the peer was ever heard nobody listened: no loss (its resends count apart).
+      if peerHeard { statistics.timeouts += 1 }
       consecutiveTimeouts += 1
       timer.backOff()
       congestionWindow = 1
@@ -55,6 +56,7 @@ extension ReliableLink {
   /// Go-back-N: every frame in flight is to be sent again, in order, after a delimiter; the
   /// congestion window decides how many go now (the rest follow as acknowledgements come).
   mutating func retransmitAll(now: Double) -> [UInt8] {
+    resendingUnanswered = !peerHeard
     // A leading delimiter flushes any partial frame the peer may hold.
     var bytes: [UInt8] = [0]
     _ = departure(of: 1, now: now)
@@ -69,7 +71,7 @@ extension ReliableLink {
     if let first = inFlight.first, first.onWire,
       bytesOnWire + Self.sizeBound(first.frame.payload.count) <= configuration.receiveWindow
     {
-      statistics.retransmissions += 1
+      countResend()
       let copy = [0] + transmit(first.frame)
       _ = departure(of: copy.count, now: now)  // its wire time delays what follows
       bytes += copy

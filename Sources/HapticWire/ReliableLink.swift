@@ -64,12 +64,16 @@ public struct ReliableLink: Sendable {
   public struct Statistics: Sendable, Hashable {
     public var framesSent = 0
     public var bytesSent = 0
-    /// Frames sent again (any cause).
+    /// Frames sent again on a link whose peer answers (any cause).
     public var retransmissions = 0
+    /// Frames sent again before the peer was ever heard: nobody was listening yet (a board
+    /// still booting after the Uno's auto-reset), so they say nothing of the line and count in
+    /// neither ``retransmissions`` nor ``timeouts``.
+    public var unansweredResends = 0
     public var framesDelivered = 0
     public var duplicatesDropped = 0
     public var outOfOrderDropped = 0
-    /// Retransmission timeouts.
+    /// Retransmission timeouts (on a link whose peer was heard).
     public var timeouts = 0
     /// Go-back-N resends started by a NAK or duplicate acks (before the RTO).
     public var fastRecoveries = 0
@@ -102,6 +106,9 @@ public struct ReliableLink: Sendable {
     /// When its latest transmission left the wire.
     var lastSent: Double
     var retransmitted: Bool
+    /// Sent again while the peer had never been heard (nobody listened yet): its wait was the
+    /// peer's start, not the link's delivery.
+    var resentUnanswered = false
     /// Its latest transmission is outstanding (false: a go-back-N left it to resend).
     var onWire: Bool
   }
@@ -144,6 +151,9 @@ public struct ReliableLink: Sendable {
   var pollAnswersPending = 0
   /// A valid frame of the peer's current session arrived (someone is there to answer polls).
   var peerHeard = false
+  /// The go-back-N under way began before the peer was ever heard: its resends count as
+  /// ``Statistics/unansweredResends``, not as retransmissions.
+  var resendingUnanswered = false
   /// Where a restart on the peer's "NAK alone" stands (§4.5).
   var nakRestart = NakRestart.none
 
@@ -216,6 +226,15 @@ public struct ReliableLink: Sendable {
     inFlight.reduce(0) { $0 + ($1.onWire ? Self.sizeBound($1.frame.payload.count) : 0) }
   }
 
+  /// Counts a frame sent again: a retransmission, or a resend nobody listened for yet.
+  mutating func countResend() {
+    if resendingUnanswered {
+      statistics.unansweredResends += 1
+    } else {
+      statistics.retransmissions += 1
+    }
+  }
+
   /// Transmits what the congestion window allows: first frames a go-back-N left to resend (in
   /// order), then new ones while the send window has room.
   mutating func pump(now: Double) -> [UInt8] {
@@ -230,7 +249,8 @@ public struct ReliableLink: Sendable {
     }
     for index in inFlight.indices where !inFlight[index].onWire {
       guard fits(inFlight[index].frame.payload.count) else { return bytes }
-      statistics.retransmissions += 1
+      countResend()
+      if resendingUnanswered { inFlight[index].resentUnanswered = true }
       let encoded = transmit(inFlight[index].frame)
       inFlight[index].lastSent = departure(of: encoded.count, now: now)
       inFlight[index].retransmitted = true
