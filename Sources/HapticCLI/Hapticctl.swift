@@ -20,5 +20,5 @@ public struct Hapticctl: ParsableCommand {
 /// The version printed by `hapticctl --version`.
 public enum HapticctlVersion {
   /// Semantic version of this build.
-  public static let string = "0.1.0"
+  public static let string = "0.9.0"
 }
