@@ -10,6 +10,8 @@ import HapticRenderer
 struct BoardQueueModel: Sendable {
   private var starts: [Int] = []
   private var ends: [Int] = []
+  /// Whether each segment drives (a level other than 0 somewhere in it).
+  private var driving: [Bool] = []
   private var head = 0
 
   /// Records a batch of `segments` starting at board frame `startFrame`.
@@ -18,16 +20,19 @@ struct BoardQueueModel: Sendable {
     while kept > head && starts[kept - 1] >= startFrame { kept -= 1 }
     starts.removeSubrange(kept...)
     ends.removeSubrange(kept...)
+    driving.removeSubrange(kept...)
     if kept > head && ends[kept - 1] > startFrame { ends[kept - 1] = startFrame }
     var frame = startFrame
     for segment in segments {
       starts.append(frame)
       frame += segment.frames
       ends.append(frame)
+      driving.append(segment.startLevel != 0 || segment.endLevel != 0)
     }
     if head > 256 && head * 2 > starts.count {
       starts.removeFirst(head)
       ends.removeFirst(head)
+      driving.removeFirst(head)
       head = 0
     }
   }
@@ -43,6 +48,17 @@ struct BoardQueueModel: Sendable {
       index += 1
     }
     return count
+  }
+
+  /// Whether the board holds drive for frame `frame` or later: a batch of zero levels from
+  /// there would change nothing it plays (it plays 0 where its queue has nothing).
+  func drives(from frame: Int) -> Bool {
+    var index = starts.count
+    while index > head && ends[index - 1] > frame {
+      if driving[index - 1] { return true }
+      index -= 1
+    }
+    return false
   }
 
   /// The frame at which the first queued segment has played (a slot frees), if any.

@@ -228,8 +228,8 @@ extension HapticEngine {
     let maximumPayload = BatchPacker.maximumPayload(lossy: link.statistics.recoveries > 0)
     // Each channel's messages in their order; the channels' interleaved, one message of each in
     // turn: a message covers drive from its start on, so every channel's first drive goes out
-    // early instead of the second channel's waiting behind all of the first's (two channels at
-    // 115 200 baud: a start's first batches came 3-6 ms late, `late_batch` on the board).
+    // early instead of waiting behind all of another channel's (at 115 200 baud a 96-byte
+    // message is 9 ms on the line).
     var perChannel: [Int: [WireMessage]] = [:]
     var channelOrder: [Int] = []
     for batch in batches {

@@ -220,11 +220,21 @@ struct StreamScheduler: Sendable {
     let endsDriven = segments.contains { ($0.last?.endLevel ?? 0) != 0 }
     defer { lastSentDriven = endsDriven }
     guard driven || replace || lastSentDriven else { return [] }
-    counters.segments += segments.reduce(0) { $0 + $1.count }
-    for channel in segments.indices { queues[channel].record(startFrame: start, segments: segments[channel]) }
-    return segments.enumerated().map { channel, list in
-      Batch(replace: replace, channel: channel, startFrame: start, segments: list)
+    // A replace of nothing but zero levels on a channel whose queue holds no drive from its
+    // start changes nothing the board plays: not sent (a player's settings made before it starts
+    // — rate, loop — would each replace every channel; a two-channel send's start sent 8
+    // batches in one burst, and the last came 2-3 ms after their start: `late_batch`).
+    let unchanged = segments.indices.map { channel in
+      replace && segments[channel].allSatisfy { $0.startLevel == 0 && $0.endLevel == 0 }
+        && !queues[channel].drives(from: start)
     }
+    var batches: [Batch] = []
+    for channel in segments.indices where !unchanged[channel] {
+      counters.segments += segments[channel].count
+      queues[channel].record(startFrame: start, segments: segments[channel])
+      batches.append(Batch(replace: replace, channel: channel, startFrame: start, segments: segments[channel]))
+    }
+    return batches
   }
 
   /// Advances `state` to `frame` by rendering (or, when `quietJump` and nothing sounds, jumping).

@@ -62,10 +62,11 @@ struct HBridgeEmulatedTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let (erm, lra) = try Self.writePatterns(in: directory)
     let traceFile = directory.appendingPathComponent("pwm.csv")
+    let eventsFile = directory.appendingPathComponent("events.csv")
 
     let emulator = try EmulatorProcess(arguments: [
       EmulatorToolchain.hbridgeEmulatorBinary.path, "--firmware", EmulatorToolchain.hbridgeFirmwareELF.path,
-      "--trace", traceFile.path,
+      "--trace", traceFile.path, "--events", eventsFile.path,
     ])
     defer { emulator.stop() }
     let send = try CLIRunner.run([
@@ -81,6 +82,12 @@ struct HBridgeEmulatedTests {
     // No byte was lost in the board's UART (a real ATmega328P would have lost it: interrupts
     // held off for two byte times) — the emulator counts them as the hardware would.
     #expect(stopped.stderr.contains(" 0 UART overruns"), "bytes lost in the board's UART\n\(realTime)")
+    // The board's own account (issue 27): no batch came after its start, no channel ran dry, no
+    // frame was damaged (was: late batches at every start, under load underruns and bad frames).
+    let faults = try String(contentsOf: eventsFile, encoding: .utf8).split(separator: "\n").filter { row in
+      ["late_batch", "underrun", "bad_frames", "uart_overrun", "watchdog_stop"].contains { row.contains(",\($0),") }
+    }
+    #expect(faults.isEmpty, "the board's events:\n\(faults.prefix(10).joined(separator: "\n"))\n\(realTime)")
 
     let trace = try PWMTrace(contentsOf: traceFile)
     let ermFrames = try Self.rendered(erm, channel: 0), lraFrames = try Self.rendered(lra, channel: 1)

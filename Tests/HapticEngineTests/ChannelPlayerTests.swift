@@ -1,3 +1,4 @@
+import Foundation
 import HapticCore
 import HapticRenderer
 import HapticSimulator
@@ -41,6 +42,32 @@ struct ChannelPlayerTests {
     let log = h.link.snapshot.driveLog
     #expect(log.last { $0.channel == 1 && $0.time <= later }?.level == 0)
     #expect(log.last { $0.channel == 0 && $0.time <= later }.map { $0.level != 0 } == true)
+  }
+
+  @Test("Settings of players not yet started send the board nothing (a two-channel send's start sent 8 batches in one burst, the last late)")
+  func settingsBeforeStartSendNothing() throws {
+    let h = try EngineHarness(profile: Self.dual)
+    h.run(0.2)
+    let a = try h.engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.continuous(0.3)]), channels: [0])
+    let b = try h.engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.transient(at: 0)]), channels: [1])
+    /// Segments the scheduler has sent so far.
+    func sent() -> Int { h.engine.lock.withLock { h.engine.scheduler?.counters.segments ?? -1 } }
+    let before = sent()
+    for player in [a, b] {
+      player.playbackRate = 1
+      player.loopEnabled = false
+      player.loopEnd = 0
+    }
+    h.run(0.05)
+    #expect(sent() == before, "idle players' settings sent \(sent() - before) segments")
+    // The starts themselves still go out, and play.
+    let at = h.engine.currentTime + 0.1
+    try a.start(atTime: at)
+    try b.start(atTime: at)
+    let started = h.link.hostNow
+    h.run(0.3)
+    #expect(sent() > before)
+    #expect(Self.onset(h, channel: 0, after: started) != nil && Self.onset(h, channel: 1, after: started) != nil)
   }
 
   @Test("One player on both channels drives both alike; a player on no channel or a missing one is refused")
