@@ -72,8 +72,15 @@ static bool went_back(uint16_t now, uint16_t before) { return (uint16_t)(now - b
 
 void emu_events_poll(emu_events_t *e) {
   if (e->rx_head && e->rx_tail) {
-    unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - e->avr->data[e->rx_tail]) % UART_RX_SIZE;
+    uint8_t tail = e->avr->data[e->rx_tail];
+    unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - tail) % UART_RX_SIZE;
     if (fill > e->rx_high_water) e->rx_high_water = fill;
+    if (fill == 0 || tail != e->last_tail || e->avr->cycle < e->tail_moved) {
+      e->tail_moved = e->avr->cycle; /* taken (or nothing waits; or the AVR was reset) */
+    } else if (e->avr->cycle - e->tail_moved > e->longest_wait) {
+      e->longest_wait = e->avr->cycle - e->tail_moved;
+    }
+    e->last_tail = tail;
   }
   if (!e->out) return;
   uint16_t boot_count = read16(e, BOARD_OFFSET_BOOT_COUNT);

@@ -38,6 +38,12 @@ typedef struct {
    * sampled fill, reported on exit — how close the firmware came to dropping a byte. */
   uint32_t rx_head, rx_tail;
   unsigned rx_high_water;
+  /* The main loop's longest stall as the UART sees it: the longest the ring held bytes while
+   * the firmware took none (its tail did not move), in cycles, sampled every service tick —
+   * against the ring's fill time at the line rate, the margin before a byte is dropped. */
+  uint8_t last_tail;
+  uint64_t tail_moved;      /* cycle the tail last moved, or the ring was last empty */
+  uint64_t longest_wait;    /* cycles */
 } emu_events_t;
 
 /* Finds `board` (and the UART ring) in the firmware's symbols; false (with a message on stderr) when it is missing
