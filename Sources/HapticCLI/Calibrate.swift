@@ -7,6 +7,7 @@ import HapticWire
 /// `hapticctl calibrate --port PATH [--channel N] [--write] [--json]`.
 struct Calibrate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "calibrate",
     abstract: "Run the board driver's calibration and optionally keep its measured f0 in a user board file.",
     discussion: """
       Probes the board, sends `calibrate` for the channel and prints the result: the actuator's \

@@ -5,6 +5,7 @@ import HapticSimulator
 /// `hapticctl characterize --board ID [--format table|json|svg] [-o OUT]`.
 struct Characterize: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "characterize",
     abstract: "Measure a board's response map on its simulator: what intensity and sharpness feel like.",
     discussion: """
       Plays test patterns on the board's simulated actuator (physics at 16 kHz, deterministic) \

@@ -7,6 +7,7 @@ import HapticCore
 /// `hapticctl convert IN -o OUT [--to ahap|haptic|android-waveform|android-envelope] [--style plain|lofelt] [--json]`.
 struct Convert: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "convert",
     abstract: "Convert between AHAP, Meta Haptics Studio .haptic clips and Android vibration effects.",
     discussion: """
       The input is AHAP or a .haptic clip (a v0 .vij clip is upgraded), by --input-format, its \

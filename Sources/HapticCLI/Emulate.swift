@@ -7,6 +7,7 @@ import HapticSimulator
 /// [--lra-f0 HZ] [--trace FILE.csv [--trace-rate HZ]]`.
 struct Emulate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "emulate",
     abstract: "Run a board's real firmware on its emulator, on a pseudo-terminal, until terminated.",
     discussion: """
       Builds the board's firmware and emulator when they are missing or older than their \

@@ -7,6 +7,7 @@ import HapticWire
 /// `hapticctl flash --board ID --port PATH [--firmware HEX] [--dry-run]`.
 struct Flash: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "flash",
     abstract: "Build (if needed) and flash a board's firmware, then probe it.",
     discussion: """
       Uses the board file's firmware and flash sections: builds the firmware in its source \

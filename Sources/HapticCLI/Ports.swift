@@ -6,6 +6,7 @@ import HapticTransport
 /// `hapticctl ports [--json]`: the serial ports on this machine.
 struct Ports: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "ports",
     abstract: "List serial ports with their USB VID:PID and description.",
     discussion: """
       Pseudo-terminals (the simulator's, simavr's) are not listed; pass their path to --port \

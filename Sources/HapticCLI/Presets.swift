@@ -5,6 +5,7 @@ import HapticEngine
 /// `hapticctl presets [--json]`.
 struct Presets: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "presets",
     abstract: "List the built-in feedback presets (hapticctl send --preset NAME).")
 
   @Flag(help: "Print one JSON object per preset.")

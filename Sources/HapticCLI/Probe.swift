@@ -5,6 +5,7 @@ import HapticWire
 /// `hapticctl probe --port PATH [--baud N] [--timeout S] [--json]`.
 struct Probe: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "probe",
     abstract: "Ask a board what it can do, and whether it supports haptics.",
     discussion: """
       Sends identify, waits for the capabilities, then measures the round-trip time and the \

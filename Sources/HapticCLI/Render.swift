@@ -6,6 +6,7 @@ import HapticRenderer
 /// `hapticctl render FILE --board ID [--format csv|json|svg|stats] [-o OUT]`.
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "render",
     abstract: "Compile an AHAP pattern into drive frames and segments for a board.",
     discussion: """
       Formats:

@@ -11,6 +11,7 @@ import HapticWire
 /// `hapticctl send (FILE | --channel LIST FILE… | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID]) …`.
 struct Send: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "send",
     abstract: "Play a pattern on a board (or the simulator) and wait until it finishes.",
     discussion: """
       Streams the pattern to the board a lookahead ahead of its clock (growing while the link \

@@ -7,7 +7,7 @@ import HapticTransport
 /// `hapticctl sim`: the board simulator's commands.
 struct Sim: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Run the board simulator.", subcommands: [SimServe.self])
+    commandName: "sim", abstract: "Run the board simulator.", subcommands: [SimServe.self])
 }
 
 /// `hapticctl sim serve [--board ID] [--link PATH] [--no-actuator] [--drift-ppm N] [--drop P]

@@ -9,6 +9,7 @@ import HapticSimulator
 /// `hapticctl simulate FILE --board ID [--format csv|wav|svg|summary] [-o OUT] [--audio OUT.wav]`.
 struct Simulate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "simulate",
     abstract: "Play a pattern on a simulated board and report what the actuator does.",
     discussion: """
       Renders the pattern for the board, drives the board's simulated actuator (an LRA as a \

@@ -7,6 +7,7 @@ import HapticCore
 /// `hapticctl validate FILE... [--json]`: loads each AHAP file and reports what it found.
 struct Validate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "validate",
     abstract: "Check AHAP and .haptic files: load each one and print its warnings and errors.",
     discussion: """
       Exit status: 0 when every file loads (warnings allowed), 1 when any file fails.
