@@ -18,8 +18,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 bash Scripts/install-system-deps.sh
-swift build -c release --product hapticctl
-bin="$(swift build -c release --show-bin-path)/hapticctl"
+bin="$(bash Scripts/build-release.sh hapticctl)"
 
 if [ $# -gt 0 ]; then
   files=("$@")

@@ -26,16 +26,16 @@ Installs hapticctl, its board data (firmware and emulator sources with prebuilt 
 page and shell completions under DIR (default /usr/local).
 
   --prefix DIR    install under DIR: DIR/bin, DIR/share/hapticctl, DIR/share/man, ...
-  --binary PATH   install this hapticctl instead of building one
-                  (swift build -c release --product hapticctl)
+  --binary PATH   install this hapticctl instead of building one (Scripts/build-release.sh:
+                  release, the Swift runtime linked in)
   --man FILE      install FILE as the man page instead of generating it
-  --no-man        install no man page (skips the generate-manual plugin's release build)
+  --no-man        install no man page
   --uninstall     remove what an install under DIR put there
   -h, --help      show this help
 
-The man page comes from swift-argument-parser's generate-manual plugin, run after the release
-build; with --binary it is generated only when the plugin's generate-manual tool was already
-built in .build (a previous install without --binary), else pass --man FILE or it is skipped.
+The man page comes from swift-argument-parser's generate-manual tool, built beside hapticctl
+and run on the installed program; with --binary it is generated only when that tool was already
+built (a previous install without --binary), else pass --man FILE or it is skipped.
 The firmware images and emulators are built with make (avr-gcc, simavr: Scripts/install-system-
 deps.sh); without them the install goes on, and flash/emulate build them on first use.
 EOF
@@ -151,9 +151,8 @@ if [ -z "$binary" ]; then
     exit 1
   fi
   command -v swift >/dev/null || { echo "error: swift is not on PATH (Swift 6.1 or newer; or pass --binary PATH)" >&2; exit 1; }
-  echo "Building hapticctl (release)..."
-  (cd "$root" && swift build -c release --product hapticctl)
-  binary="$(cd "$root" && swift build -c release --show-bin-path)/hapticctl"
+  echo "Building hapticctl (release, the Swift runtime linked in)..."
+  binary="$(bash "$root/Scripts/build-release.sh" hapticctl)"
   built=1
 fi
 if [ -n "$sudo_cmd" ]; then echo "$prefix is not writable: installing with sudo"; fi
@@ -229,19 +228,17 @@ if [ -n "$man_source" ]; then
 elif [ "$no_man" -eq 1 ]; then
   echo "man page: skipped (--no-man)"
 elif [ "$built" -eq 1 ]; then
-  echo "Generating the man page (swift package plugin generate-manual: builds the package in release mode)..."
-  stamp="$scratch/stamp"
-  touch "$stamp"
-  if (cd "$root" && swift package --disable-sandbox plugin generate-manual); then
-    # The plugin writes to its work folder: .build/plugins/GenerateManual/outputs/hapticctl/.
-    man_source="$(find "$root/.build" -name hapticctl.1 -newer "$stamp" -type f 2>/dev/null | head -n 1 || true)"
-    [ -n "$man_source" ] || problem "the generate-manual plugin ran but wrote no hapticctl.1 under $root/.build"
+  echo "Generating the man page (swift-argument-parser's generate-manual)..."
+  if man_tool="$(bash "$root/Scripts/build-release.sh" generate-manual)" \
+    && "$man_tool" "$bin_dir/hapticctl" --output-directory "$scratch" && [ -f "$scratch/hapticctl.1" ]; then
+    man_source="$scratch/hapticctl.1"
   else
-    problem "the generate-manual plugin failed: no man page installed (pass --man FILE, or --no-man)"
+    man_tool=""
+    problem "generate-manual failed: no man page installed (pass --man FILE, or --no-man)"
   fi
 else
   # --binary: the plugin's tool, if a previous install built it, reads the binary's help.
-  man_tool="$(find "$root/.build" -name generate-manual -type f -perm -u+x 2>/dev/null | head -n 1 || true)"
+  man_tool="$(find "$root/.build-release" "$root/.build" -name generate-manual -type f -perm -u+x 2>/dev/null | head -n 1 || true)"
   if [ -n "$man_tool" ] && "$man_tool" "$bin_dir/hapticctl" --output-directory "$scratch" >/dev/null 2>&1 \
     && [ -f "$scratch/hapticctl.1" ]; then
     man_source="$scratch/hapticctl.1"
