@@ -52,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu_clock.h"
 #include "emu_events.h"
 #include "emu_image.h"
 #include "emu_options.h"
@@ -73,8 +74,6 @@
 #define FREQUENCY 16000000u
 #define SERVICE_USEC 100       /* pacing and pty service interval (simulated) */
 #define AHEAD_SLEEP_USEC 200   /* sleep when the simulation leads by more than this */
-#define BEHIND_SLIP_USEC 500000 /* re-anchor when it lags by more than this (else catch up) */
-#define BEHIND_REPORT_USEC 1000  /* a lag past this is reported (a `behind` event): a frame */
 
 static volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t power_cycle_requested;
@@ -105,26 +104,11 @@ typedef struct {
   drv2605_model_t drv;
 #endif
   emu_events_t events;
-  uint64_t anchor_wall_ns; /* wall clock at anchor_cycle */
-  avr_cycle_count_t anchor_cycle;
-  unsigned long slips;     /* times the simulation fell behind and re-anchored */
-  uint64_t slipped_usec;
+  emu_clock_t clock;       /* simulated time against the wall clock (emu_clock.h) */
   unsigned long resets;    /* external resets (auto-reset) and power cycles */
-  /* Keeping real time: the largest lag of simulated behind wall-clock time, the lag episodes
-   * past BEHIND_REPORT_USEC (each a `behind` row, then `caught_up` with its worst). */
-  uint64_t max_lag_ns;
-  bool behind;
-  uint64_t episode_lag_ns;
-  unsigned long behind_episodes;
   unsigned long overruns_seen; /* pty.overruns already written as events */
   uint64_t held_until_ns;  /* the AVR is in reset until this wall-clock time (0: running) */
 } emulator_t;
-
-static uint64_t wall_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* simavr would usleep() in sleep mode itself; pacing is done here instead. */
 static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
@@ -132,60 +116,20 @@ static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
   (void)how_long;
 }
 
-/* Follows how far the simulation lags the wall clock: while it lags, the board's clock is
- * behind the one the host synchronised to, and when it catches up its clock runs fast — a
- * host's batches then arrive late by up to the lag. So every lag past a frame is told. */
-static void follow_lag(emulator_t *e, uint64_t simulated, uint64_t elapsed) {
-  uint64_t lag = elapsed > simulated ? elapsed - simulated : 0;
-  if (lag > e->max_lag_ns) e->max_lag_ns = lag;
-  char detail[48];
-  if (!e->behind && lag > BEHIND_REPORT_USEC * 1000ull) {
-    e->behind = true;
-    e->episode_lag_ns = lag;
-    e->behind_episodes++;
-    snprintf(detail, sizeof detail, "lag_ms=%.1f", lag / 1e6);
-    emu_events_note(&e->events, "behind", detail);
-  } else if (e->behind) {
-    if (lag > e->episode_lag_ns) e->episode_lag_ns = lag;
-    if (lag < BEHIND_REPORT_USEC * 500ull) {
-      e->behind = false;
-      snprintf(detail, sizeof detail, "max_lag_ms=%.1f", e->episode_lag_ns / 1e6);
-      emu_events_note(&e->events, "caught_up", detail);
-    }
-  }
-}
-
-/* The simulated cycle that stands for the wall-clock time now. */
-static avr_cycle_count_t wall_cycle(const emulator_t *e) {
-  return e->anchor_cycle + (wall_ns() - e->anchor_wall_ns) * (FREQUENCY / 1000000u) / 1000u;
-}
-
 static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param) {
   emulator_t *e = param;
-  pty_bridge_service(&e->pty, wall_cycle(e));
+  pty_bridge_service(&e->pty, emu_clock_wall_cycle(&e->clock));
   emu_events_poll(&e->events);
   for (; e->overruns_seen < e->pty.overruns; e->overruns_seen++) emu_events_note(&e->events, "uart_overrun", "");
-  uint64_t simulated = (avr->cycle - e->anchor_cycle) * 1000000000ull / FREQUENCY;
-  uint64_t elapsed = wall_ns() - e->anchor_wall_ns;
-  follow_lag(e, simulated, elapsed);
-  if (simulated > elapsed + AHEAD_SLEEP_USEC * 1000ull) {
+  uint64_t ahead = emu_clock_check(&e->clock, avr->cycle);
+  if (ahead > AHEAD_SLEEP_USEC * 1000ull) {
     /* Ahead: wait, but wake as soon as the host writes. */
-    uint64_t ahead = simulated - elapsed;
     struct timespec timeout = {(time_t)(ahead / 1000000000ull), (long)(ahead % 1000000000ull)};
     struct pollfd fd = {e->pty.master, POLLIN, 0};
     /* With no host on a tracked pty the master reports a hang-up at once: just sleep. */
     bool watch = !e->pty.tracks_host || e->pty.host_present;
     (void)ppoll(watch ? &fd : NULL, watch ? 1 : 0, &timeout, NULL);
-    pty_bridge_service(&e->pty, wall_cycle(e));
-  } else if (elapsed > simulated + BEHIND_SLIP_USEC * 1000ull) {
-    e->slips++;
-    e->slipped_usec += (elapsed - simulated) / 1000;
-    if (e->slips <= 10) {
-      fprintf(stderr, "hapticctl-emu-uno: fell behind real time by %.1f ms at %.3f s simulated (host busy)\n",
-              (elapsed - simulated) / 1e6, (double)avr->cycle / FREQUENCY);
-    }
-    e->anchor_wall_ns = wall_ns();
-    e->anchor_cycle = avr->cycle;
+    pty_bridge_service(&e->pty, emu_clock_wall_cycle(&e->clock));
   }
   return when + avr_usec_to_cycles(avr, SERVICE_USEC);
 }
@@ -216,7 +160,7 @@ static void reset_avr(emulator_t *e, uint8_t cause) {
   e->resets++;
   /* Held in reset for the time-out: the CPU does not run and the UART hears nothing. Pacing
    * starts again when it ends (the reset cleared every cycle timer). */
-  e->held_until_ns = wall_ns() + RESET_TIMEOUT_NS;
+  e->held_until_ns = emu_clock_wall_ns() + RESET_TIMEOUT_NS;
 }
 
 /* Resets asked for since the last look: a host opened the pty (DTR went active: the Uno's
@@ -238,13 +182,12 @@ static bool held_in_reset(emulator_t *e) {
   if (e->held_until_ns == 0) return false;
   pty_bridge_service(&e->pty, 0);
   pty_bridge_discard_input(&e->pty);
-  if (wall_ns() < e->held_until_ns) {
+  if (emu_clock_wall_ns() < e->held_until_ns) {
     usleep(e->held_until_ns == UINT64_MAX ? 1000 : 200); /* parked in erased flash, or in reset */
     return true;
   }
   e->held_until_ns = 0;
-  e->anchor_wall_ns = wall_ns();
-  e->anchor_cycle = e->avr->cycle;
+  emu_clock_anchor(&e->clock, e->avr->cycle);
   avr_cycle_timer_register_usec(e->avr, SERVICE_USEC, service, e);
   return false;
 }
@@ -353,8 +296,7 @@ int main(int argc, char **argv) {
   dprintf(path_out, "%s\n", e.pty.path);
   close(path_out);
 
-  e.anchor_wall_ns = wall_ns();
-  e.anchor_cycle = e.avr->cycle;
+  emu_clock_init(&e.clock, FREQUENCY, &e.events, e.avr->cycle);
   avr_cycle_timer_register_usec(e.avr, SERVICE_USEC, service, &e);
 
   int state = cpu_Running;
@@ -375,8 +317,7 @@ int main(int argc, char **argv) {
     }
     /* A reset of the AVR (its watchdog) clears every cycle timer: re-arm the pacing. */
     if ((steps & 0xFFFF) == 0 && avr_cycle_timer_status(e.avr, service, &e) == 0) {
-      e.anchor_wall_ns = wall_ns();
-      e.anchor_cycle = e.avr->cycle;
+      emu_clock_anchor(&e.clock, e.avr->cycle);
       avr_cycle_timer_register_usec(e.avr, SERVICE_USEC, service, &e);
     }
   }
@@ -396,11 +337,10 @@ int main(int argc, char **argv) {
 #endif
   fprintf(stderr,
           "hapticctl-emu-uno: %.3f s simulated, %s, %lu bytes in, %lu out, "
-          "%lu dropped, %lu UART overruns, %lu slips (%llu us), %lu resets\n",
+          "%lu dropped, %lu UART overruns, %lu resets\n",
           (double)e.avr->cycle / FREQUENCY, drive, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
-          e.pty.overruns, e.slips, (unsigned long long)e.slipped_usec, e.resets);
-  fprintf(stderr, "hapticctl-emu-uno: real time: at most %.1f ms behind the wall clock, %lu times more than %.1f ms\n",
-          e.max_lag_ns / 1e6, e.behind_episodes, BEHIND_REPORT_USEC / 1000.0);
+          e.pty.overruns, e.resets);
+  emu_clock_report(&e.clock, stderr);
   report_ram(e.avr);
   if (e.events.rx_head) {
     fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e.events.rx_high_water,
