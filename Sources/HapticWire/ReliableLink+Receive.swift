@@ -74,7 +74,8 @@ extension ReliableLink {
             // than an RTO are on their way (a host's identify crossing the board's SYN).
             timer.resetBackoff()
             consecutiveTimeouts = 0
-            output.bytes += retransmitAll(now: now)
+            // (Sent to no one: not retransmissions of a link that loses frames.)
+            output.bytes += retransmitAll(now: now, unanswered: true)
           }
           peerSession = frame.session
           peerFirstSequence = frame.seq

@@ -55,8 +55,10 @@ extension ReliableLink {
 
   /// Go-back-N: every frame in flight is to be sent again, in order, after a delimiter; the
   /// congestion window decides how many go now (the rest follow as acknowledgements come).
-  mutating func retransmitAll(now: Double) -> [UInt8] {
-    resendingUnanswered = !peerHeard
+  /// `unanswered`: the frames were sent before the peer was ever heard (their resends count as
+  /// ``Statistics/unansweredResends``).
+  mutating func retransmitAll(now: Double, unanswered: Bool? = nil) -> [UInt8] {
+    resendingUnanswered = unanswered ?? !peerHeard
     // A leading delimiter flushes any partial frame the peer may hold.
     var bytes: [UInt8] = [0]
     _ = departure(of: 1, now: now)

@@ -124,6 +124,26 @@ struct LinkRecoveryTests {
     #expect(board.retransmitTimeout == 0.025, "the backoff is forgotten")
   }
 
+  @Test("A peer that boots while we wait (the Uno's auto-reset): its silence is no loss — no retransmission, no timeout, no delivery-delay sample")
+  func bootingPeerIsNoLoss() {
+    var host = ReliableLink(session: 0x77)
+    var decoder = FrameDecoder()
+    _ = host.send(.identify, now: 0)
+    for t in stride(from: 0.0, through: 1.0, by: 0.001) { _ = host.poll(now: t) }  // the board boots: nobody listens
+    // The board's application starts: its SYN, then it acknowledges our resent identify.
+    let syn = WireFrame(flags: [.reliable, .syn], session: 0x2A, seq: 0, ack: 0, type: WireMessage.Kind.resetNotice.rawValue, payload: [42, 0, 1])
+    let resent = decoder.feed(host.receive([syn], now: 1.0005).bytes)
+    #expect(resent.contains { $0.type == WireMessage.Kind.identify.rawValue }, "the identify goes again at once")
+    let ack = WireFrame(flags: [.ackValid], session: 0x2A, seq: 1, ack: 1, type: 0, payload: [])
+    _ = host.receive([ack], now: 1.004)
+    #expect(host.unacknowledged == 0, "the identify was acknowledged")
+    #expect(host.statistics.unansweredResends > 0, "\(host.statistics)")
+    // Before: 10 retransmissions and 4 timeouts per `send` to an auto-resetting board, and a
+    // 1 s delivery delay that raised the engine's lookahead to its 400 ms bound.
+    #expect(host.statistics.retransmissions == 0 && host.statistics.timeouts == 0, "\(host.statistics)")
+    #expect(host.deliveryDelay.value(at: 1.004) < 0.1, "delivery delay \(host.deliveryDelay.value(at: 1.004)) s")
+  }
+
   @Test("A lost SYN: the peer answers a poll with a NAK without ACK_VALID, and the SYN goes again")
   func lostSyn() {
     var line = SimulatedLine()
