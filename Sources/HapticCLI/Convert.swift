@@ -41,6 +41,9 @@ struct Convert: ParsableCommand {
   var json = false
 
   func run() throws {
+    if Self.sameFile(input, output) {
+      throw CLIError("\(output) is the input file: convert writes a new file (choose another -o)")
+    }
     let target = try to ?? Self.target(for: output)
     if style == .lofelt && target != .ahap {
       throw ValidationError("--style lofelt applies to AHAP output only (--to ahap)")
@@ -89,6 +92,17 @@ struct Convert: ParsableCommand {
       ),
       ("warnings", .array(warnings.map { .string($0.description) })),
     ])
+  }
+
+  /// Whether `a` and `b` name one file: the same path once links and `..` are resolved, or
+  /// the same inode (a hard link). A missing `b` is another file.
+  static func sameFile(_ a: String, _ b: String) -> Bool {
+    let left = URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
+    let right = URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
+    if left == right { return true }
+    var first = stat(), second = stat()
+    guard stat(left, &first) == 0, stat(right, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
   }
 
   static func target(for path: String) throws -> ConvertJob.Target {

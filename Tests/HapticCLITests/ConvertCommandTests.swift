@@ -67,6 +67,25 @@ struct ConvertCommandTests {
     #expect(clip.stdout == ahap.stdout && clip.stdout.split(separator: "\n").count > 1000)
   }
 
+  @Test("convert refuses to write over its input (was: rewritten in place, exit 0), also through a link")
+  func refusesItsInput() throws {
+    let folder = try CLIRunner.scratchFolder("convert-self")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("tap.ahap")
+    try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap"), to: file)
+    let before = try Data(contentsOf: file)
+    let link = folder.appendingPathComponent("link.ahap")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+    for output in [file.path, folder.path + "/./tap.ahap", link.path] {
+      let result = try CLIRunner.run(["convert", file.path, "-o", output])
+      #expect(result.status == 1 && result.stderr.contains("is the input file"), "-o \(output): \(result.status) \(result.stderr)")
+      #expect(try Data(contentsOf: file) == before, "-o \(output) changed the input")
+    }
+    // Another file beside it is fine.
+    let other = try CLIRunner.run(["convert", file.path, "-o", folder.appendingPathComponent("tap.haptic").path])
+    #expect(other.status == 0, "\(other.stderr)")
+  }
+
   @Test("Bad input: an invalid clip fails naming the breakpoint and writes nothing; a silent Android effect and misused options are refused", .enabled(if: TestCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"))
   func badInput() throws {
     let folder = try CLIRunner.scratchFolder("convert")
