@@ -118,9 +118,10 @@ static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *par
     b->feeding = false;
     return 0;
   }
-  /* XOFF: simavr's 64-byte UART FIFO is full. It only reports room again when the firmware
-   * polls UCSR0A with the FIFO empty, which an interrupt-driven driver never does; so after
-   * 16 byte times (1.4 ms: the FIFO drains one byte per byte time) we send again. */
+  /* XOFF: simavr raises it when its 64-byte FIFO is full — which no longer happens, a byte
+   * arriving while two wait being lost below as on the chip — and when the firmware turns its
+   * receiver off. It reports room again only on a read of UCSR0A with the FIFO empty, which an
+   * interrupt-driven driver never does; so after 16 byte times (1.4 ms) we send again. */
   if (b->xoff && ++b->xoff_waits < 16) return when + avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
   /* Not before the host wrote it (see pty_bridge_service). */
   avr_cycle_count_t arrival = b->arrival[b->in_tail % sizeof b->in];

@@ -224,12 +224,10 @@ struct StreamScheduler: Sendable {
     // start changes nothing the board plays: not sent (a player's settings made before it starts
     // — rate, loop — would each replace every channel; a two-channel send's start sent 8
     // batches in one burst, and the last came 2-3 ms after their start: `late_batch`).
-    let unchanged = segments.indices.map { channel in
-      replace && segments[channel].allSatisfy { $0.startLevel == 0 && $0.endLevel == 0 }
-        && !queues[channel].drives(from: start)
-    }
     var batches: [Batch] = []
-    for channel in segments.indices where !unchanged[channel] {
+    for channel in segments.indices {
+      let silent = segments[channel].allSatisfy { $0.startLevel == 0 && $0.endLevel == 0 }
+      if replace && silent && !queues[channel].drives(from: start) { continue }
       counters.segments += segments[channel].count
       queues[channel].record(startFrame: start, segments: segments[channel])
       batches.append(Batch(replace: replace, channel: channel, startFrame: start, segments: segments[channel]))

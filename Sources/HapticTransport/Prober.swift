@@ -86,7 +86,7 @@ public struct Prober: Sendable {
         if case .versionMismatch(let version) = event {
           result.protocolVersion = version
           result.reason = "unsupported protocol version \(version) (hapticctl speaks \(WireFrame.protocolVersion))"
-          result.retransmissions = link.statistics.retransmissions + link.statistics.unansweredResends
+          result.retransmissions = link.statistics.resends
           return result
         }
       }
@@ -110,7 +110,7 @@ public struct Prober: Sendable {
         case .error(let error) where error.code == .unsupportedVersion:
           result.protocolVersion = UInt8(truncatingIfNeeded: error.detail)
           result.reason = "unsupported protocol version \(error.detail) (hapticctl speaks \(WireFrame.protocolVersion))"
-          result.retransmissions = link.statistics.retransmissions + link.statistics.unansweredResends
+          result.retransmissions = link.statistics.resends
           return result
         default:
           continue
@@ -123,7 +123,7 @@ public struct Prober: Sendable {
       }
       try transport.write(link.poll(now: now()).bytes)
     }
-    result.retransmissions = link.statistics.retransmissions + link.statistics.unansweredResends
+    result.retransmissions = link.statistics.resends
     guard let capabilities = result.capabilities else {
       result.reason = "no answer within \(formatSeconds(timeout)) s (is the board running hapticctl firmware at this baud rate?)"
       return result

@@ -82,6 +82,9 @@ public struct ReliableLink: Sendable {
     /// NAKs sent (gaps this side noticed).
     public var naksSent = 0
 
+    /// Every frame sent again: retransmissions and resends before the peer was heard.
+    public var resends: Int { retransmissions + unansweredResends }
+
     /// Losses recovered: fast recoveries plus timeouts.
     public var recoveries: Int { fastRecoveries + timeouts }
   }

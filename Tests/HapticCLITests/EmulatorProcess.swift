@@ -280,13 +280,6 @@ final class EmulatorProcess {
       .map { String($0) }.joined(separator: "\n")
   }
 
-  /// The largest lag (ms) of the emulator's simulated time behind the wall clock, from its
-  /// exit summary (nil when it printed none).
-  static func maximumLag(in stderr: String) -> Double? {
-    guard let range = stderr.range(of: #"at most [0-9.]+ ms behind"#, options: .regularExpression) else { return nil }
-    return Double(stderr[range].split(separator: " ")[2])
-  }
-
   static func slips(in stderr: String) -> Int {
     guard let range = stderr.range(of: #"(\d+) slips"#, options: .regularExpression) else { return 0 }
     return Int(stderr[range].split(separator: " ")[0]) ?? 0
