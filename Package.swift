@@ -133,7 +133,7 @@ let package = Package(
       name: "HapticEngineTests",
       dependencies: [
         "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore", "HapticTestSupport",
-        "HapticAudio", .product(name: "PropertyBased", package: "swift-property-based"),
+        "HapticAudio", "HapticTransport", .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),

@@ -192,9 +192,14 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
   }
 
-  /// `start()` for async callers.
+  /// `start()` for async callers: waits for the board's clock by suspending, never blocking a
+  /// cooperative thread.
   public func start() async throws(CHHapticError) {
-    try bridged { () throws(HapticEngineError) in try engine.start() }
+    do {
+      try await engine.start()
+    } catch {
+      throw CHHapticError(error)
+    }
   }
 
   /// Stops once what was started has played (and the drive is at rest), then calls

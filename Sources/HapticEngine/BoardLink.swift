@@ -66,6 +66,19 @@ public protocol BoardLink: AnyObject, Sendable {
   var statistics: BoardLinkStatistics { get }
   /// Closes the link, stopping the drive first unless `stopDrive` is false.
   func close(stopDrive: Bool)
+  /// Whether the link's time is virtual: it moves only with ``advance(to:)`` (deterministic
+  /// tests), and the engine runs no loop thread of its own. False for a real board.
+  var isVirtual: Bool { get }
+  /// A virtual-clock link moves host time to `t`, running the board on the way; a real-time
+  /// link ignores it.
+  func advance(to t: Double)
+}
+
+extension BoardLink {
+  /// Real time, by default.
+  public var isVirtual: Bool { false }
+  /// Nothing to do in real time.
+  public func advance(to t: Double) {}
 }
 
 extension BoardProfile {

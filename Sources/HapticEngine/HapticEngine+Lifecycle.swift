@@ -3,34 +3,56 @@ import Foundation
 import HapticCore
 import HapticRenderer
 import HapticWire
+import Synchronization
 
 extension HapticEngine {
   /// Starts the engine: waits for clock sync (up to ``Configuration/startTimeout``) and starts
   /// the scheduler loop (a thread; not on a virtual-clock link, where ``advance(to:)`` drives).
   public func start() throws(HapticEngineError) {
-    try startNow()
-  }
-
-  /// `start()` for async callers.
-  public func start() async throws(HapticEngineError) {
-    try startNow()
-  }
-
-  func startNow() throws(HapticEngineError) {
-    if lock.withLock({ running }) { return }
-    let deadline = link.hostNow + configuration.startTimeout
+    if isRunning { return }
     var frame = nowFrame()
+    let deadline = link.hostNow + configuration.startTimeout
     while frame == nil {
-      if link.hostNow > deadline || isVirtual {
-        throw HapticEngineError(.engineStartTimeout, "\(capabilities.boardID): no clock sync with the board")
-      }
+      try checkClockWait(deadline: deadline)
       usleep(2_000)
       frame = nowFrame()
     }
+    try startNow(frame: frame ?? 0)
+  }
+
+  /// `start()` for async callers: waits for clock sync by suspending, never blocking a
+  /// cooperative thread.
+  public func start() async throws(HapticEngineError) {
+    if isRunning { return }
+    var frame = nowFrame()
+    let deadline = link.hostNow + configuration.startTimeout
+    while frame == nil {
+      try checkClockWait(deadline: deadline)
+      do {
+        try await Task.sleep(nanoseconds: 2_000_000)
+      } catch {
+        throw HapticEngineError(.engineStartTimeout, "\(capabilities.boardID): start cancelled while waiting for clock sync")
+      }
+      frame = nowFrame()
+    }
+    try startNow(frame: frame ?? 0)
+  }
+
+  /// Throws once waiting for the clock is hopeless (past `deadline`, or a virtual clock that
+  /// only ``advance(to:)`` moves).
+  private func checkClockWait(deadline: Double) throws(HapticEngineError) {
+    if link.hostNow > deadline || isVirtual {
+      throw HapticEngineError(.engineStartTimeout, "\(capabilities.boardID): no clock sync with the board")
+    }
+  }
+
+  /// Starts the scheduler at board frame `frame` (clock sync known).
+  func startNow(frame: Int) throws(HapticEngineError) {
+    if lock.withLock({ running }) { return }
     let scheduler: StreamScheduler
     do {
       scheduler = try StreamScheduler(
-        profile: profile, startFrame: frame ?? 0, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
+        profile: profile, startFrame: frame, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
         // A change is a batch per channel, sent one after the other: the last must arrive in
         // time too (two channels at 115 200 baud: the second batch came 6.5 ms after its start).
         guardFrames: Int(
@@ -90,22 +112,23 @@ extension HapticEngine {
   public func stop() {
     halt()
     silenceAudio()
-    try? link.send(.stop(channels: 0xFF))
+    // After any batch still being sent (an action on another thread), never before it.
+    sendInOrder(.stop(channels: 0xFF))
   }
 
   /// Closes the board link (stopping the drive); the engine cannot start again.
   public func close() {
     halt()
     silenceAudio()
-    link.close(stopDrive: true)
+    sendOrder.withLock { _ in link.close(stopDrive: true) }
   }
 
-  var isVirtual: Bool { (link as? SimulatorBoardLink)?.isVirtual ?? false }
+  var isVirtual: Bool { link.isVirtual }
 
   /// Virtual-clock links only: moves host time to `t`, running the board and the scheduler at
   /// its cadence on the way (deterministic tests).
   public func advance(to t: Double) {
-    guard let link = link as? SimulatorBoardLink, link.isVirtual else { return }
+    guard link.isVirtual else { return }
     var time = link.hostNow
     while time < t {
       time = min(time + configuration.cadence, t)
@@ -166,16 +189,19 @@ extension HapticEngine {
 
   /// One scheduler pass: render ahead, send, report finished players, idle shutdown.
   func tick() {
-    guard let now = nowFrame() else { return }
-    let statistics = link.statistics
     var completions: [(@Sendable ((any Error)?) -> Void)] = []
     var notify: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
     var stops: [(@Sendable ((any Error)?) -> Void)?] = []
     var marks: [(id: Int, mark: AudioMark)] = []
     var idleStop = false
-    let batches = lock.withLock { () -> [StreamScheduler.Batch] in
+    computeAndSend { () -> (batches: [StreamScheduler.Batch], result: Void) in
+      // Read inside the board's order: a pass that waited for another's sending renders from
+      // the frame the board is at now, not from where it was when the pass began.
+      guard let now = nowFrame() else { return ([], ()) }
+      let statistics = link.statistics
+      return lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
       // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
-      guard running, var scheduler = self.scheduler.take() else { return [] }
+      guard running, var scheduler = self.scheduler.take() else { return ([], ()) }
       defer { self.scheduler = scheduler }
       scheduler.lookahead = lookahead(for: statistics)
       lookaheadPeak = max(lookaheadPeak, scheduler.lookahead)
@@ -208,9 +234,9 @@ extension HapticEngine {
       } else if handlers.autoShutdown, let since = idleSince, link.hostNow - since >= configuration.idleTimeout {
         idleStop = true
       }
-      return batches
+      return (batches, ())
+      }
     }
-    transmit(batches)
     route(marks)
     lock.withLock { forgetReleasedPlayers() }
     for completion in completions { completion(nil) }
@@ -218,34 +244,6 @@ extension HapticEngine {
     if idleStop {
       halt()
       lock.withLock { handlers.stopped }?(.idleTimeout)
-    }
-  }
-
-  /// Sends batches; a failure stops the engine with a system error.
-  func transmit(_ batches: [StreamScheduler.Batch]) {
-    guard !batches.isEmpty else { return }
-    let levelBytes = profile.levelBytes
-    let maximumPayload = BatchPacker.maximumPayload(lossy: link.statistics.recoveries > 0)
-    // Each channel's messages in their order; the channels' interleaved, one message of each in
-    // turn: a message covers drive from its start on, so every channel's first drive goes out
-    // early instead of waiting behind all of another channel's (at 115 200 baud a 96-byte
-    // message is 9 ms on the line).
-    var perChannel: [Int: [WireMessage]] = [:]
-    var channelOrder: [Int] = []
-    for batch in batches {
-      if perChannel[batch.channel] == nil { channelOrder.append(batch.channel) }
-      perChannel[batch.channel, default: []] += BatchPacker.messages(
-        for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload)
-    }
-    let longest = perChannel.values.map(\.count).max() ?? 0
-    do {
-      for index in 0..<longest {
-        for channel in channelOrder {
-          if let messages = perChannel[channel], index < messages.count { try link.send(messages[index]) }
-        }
-      }
-    } catch {
-      fail(.systemError, error)
     }
   }
 

@@ -78,59 +78,88 @@ extension HapticEngine {
     }
     if case .start = action, !isRunning, isAutoShutdownEnabled { try start() }
     let linkLead = startLead(for: action)
-    lock.lock()
-    guard let handlers = players[id], !handlers.invalid else {
-      lock.unlock()
-      throw HapticEngineError(.invalidPatternPlayer, "player \(id) is no longer valid (the board was reset or lost)")
+    let (wasQuiet, marks) = try computeAndSend {
+      () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: (Bool, [(id: Int, mark: AudioMark)])) in
+      lock.lock()
+      defer { lock.unlock() }
+      guard let player = players[id], !player.invalid else {
+        throw HapticEngineError(.invalidPatternPlayer, "player \(id) is no longer valid (the board was reset or lost)")
+      }
+      guard running, var scheduler = scheduler.take() else { throw .notRunning("player \(id)") }
+      defer { self.scheduler = scheduler }
+      guard let now = nowFrame() else { throw HapticEngineError(.engineNotRunning, "no clock sync with the board") }
+      switch action {
+      case .start: players[id]?.reported = false
+      case .rate(let rate): players[id]?.rate = rate
+      case .mute(let flag): players[id]?.muted = flag
+      default: break
+      }
+      // A start with audio waits out the audio output's queue, so sound and drive begin
+      // together; on a lossy link a start waits out a recovery, so its onset is not cut. An
+      // action never takes effect before one the player was given earlier for the same time or
+      // before (a seek right after a start, whose link lead put it later, would find the player
+      // idle and be lost).
+      let asked = frame(at: time, now: now)
+      let pending = player.pending.filter { $0.at >= now }
+      let after = pending.filter { $0.asked <= asked }.map(\.at).max() ?? now
+      let at = max(asked, now + max(audioLead(for: action, player: id), linkLead), after)
+      // From quiet the loop sleeps the idle period, longer than what this change queues: wake
+      // it to work out its next pass (while something plays its deadline still holds: a
+      // replace re-renders up to the same head).
+      let wasQuiet = scheduler.isQuiet
+      let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now)
+      players[id]?.pending = pending + [(asked, placed)]
+      let marks = scheduler.takeAudioMarks()
+      return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
     }
-    guard running, scheduler != nil else {
-      lock.unlock()
-      throw .notRunning("player \(id)")
-    }
-    guard let now = nowFrame() else {
-      lock.unlock()
-      throw HapticEngineError(.engineNotRunning, "no clock sync with the board")
-    }
-    switch action {
-    case .start: players[id]?.reported = false
-    case .rate(let rate): players[id]?.rate = rate
-    case .mute(let flag): players[id]?.muted = flag
-    default: break
-    }
-    // A start with audio waits out the audio output's queue, so sound and drive begin together;
-    // on a lossy link a start waits out a recovery, so its onset is not cut.
-    let at = max(frame(at: time, now: now), now + max(audioLead(for: action, player: id), linkLead))
-    // From quiet the loop sleeps the idle period, longer than what this change queues: wake it
-    // to work out its next pass (while something plays its deadline still holds: a replace
-    // re-renders up to the same head).
-    let wasQuiet = scheduler?.isQuiet ?? true
-    let batches = scheduler?.schedule(action, track: id, at: at, now: now) ?? []
-    let marks = takeAudioMarks()
-    lock.unlock()
-    transmit(batches)
     route(marks)
     if wasQuiet { wakeLoop() }
   }
 
   /// Drops a player's pending actions and stops it now.
   func cancel(player id: Int) throws(HapticEngineError) {
-    let batches = lock.withLock { () -> [StreamScheduler.Batch] in
-      guard running, let now = nowFrame() else { return [] }
-      return scheduler?.modify(at: now, now: now) { $0.clearActions(track: id) } ?? []
+    computeAndSend {
+      lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
+        players[id]?.pending = []
+        guard running, let now = nowFrame() else { return ([], ()) }
+        return (scheduler?.modify(at: now, now: now) { $0.clearActions(track: id) } ?? [], ())
+      }
     }
-    transmit(batches)
     try perform(.stop, player: id, at: 0)
   }
 
-  func setLoop(player id: Int, enabled: Bool, end: Double) {
-    let (batches, marks) = lock.withLock { () -> ([StreamScheduler.Batch], [(id: Int, mark: AudioMark)]) in
-      players[id]?.loop = (enabled, end)
-      guard running, let now = nowFrame() else { return ([], []) }
-      let batches = scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: enabled, end: end) } ?? []
-      return (batches, takeAudioMarks())
+  /// Changes a player's loop settings (either or both; the engine keeps them, the player
+  /// object has none of its own, so two threads setting one each lose neither).
+  func setLoop(player id: Int, enabled: Bool? = nil, end: Double? = nil) {
+    let marks = computeAndSend {
+      lock.withLock { () -> (batches: [StreamScheduler.Batch], result: [(id: Int, mark: AudioMark)]) in
+        guard players[id] != nil else { return ([], []) }
+        var loop = players[id]?.loop ?? (false, 0)
+        if let enabled { loop.enabled = enabled }
+        if let end { loop.end = end }
+        players[id]?.loop = loop
+        guard running, let now = nowFrame() else { return ([], []) }
+        let batches = scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
+        return (batches, takeAudioMarks())
+      }
     }
-    transmit(batches)
     route(marks)
+  }
+
+  /// A player's loop settings (off, wrapping at the end, until set).
+  func loop(player id: Int) -> (enabled: Bool, end: Double) {
+    lock.withLock { players[id]?.loop ?? (false, 0) }
+  }
+
+  /// A player's playback rate: kept whether or not the engine runs, applied now if it does.
+  func setRate(player id: Int, _ rate: Double) {
+    lock.withLock { players[id]?.rate = rate }
+    try? perform(.rate(rate), player: id, at: 0)
+  }
+
+  /// A player's playback rate (1 until set).
+  func rate(player id: Int) -> Double {
+    lock.withLock { players[id]?.rate ?? 1 }
   }
 
   func startTime(player id: Int) -> Double? {

@@ -76,6 +76,9 @@ public final class HapticEngine: @unchecked Sendable {
   public var profile: BoardProfile { link.profile }
   let configuration: Configuration
   let lock = NSLock()
+  /// The board's order: held while batches are computed and sent (``computeAndSend(_:)``),
+  /// always before ``lock``.
+  let sendOrder = Mutex(())
   var scheduler: StreamScheduler?
   /// The scheduler's counters when the engine last stopped (a reset, a disconnect, a stop).
   var countersAtHalt: StreamScheduler.Counters?
@@ -136,6 +139,10 @@ public final class HapticEngine: @unchecked Sendable {
     /// Settings that survive an engine stop and start.
     var loop: (enabled: Bool, end: Double)?
     var rate = 1.0
+    /// Actions scheduled and not yet due: the frame asked for (before any lead was added) and
+    /// the frame they take effect. An action never takes effect before one asked for earlier
+    /// or at the same time (``HapticEngine/perform(_:player:at:)``).
+    var pending: [(asked: Int, at: Int)] = []
     var muted = false
     /// The pattern's audio events mixed into one track from its start, per playback rate
     /// (rendered when first needed; `[]` when it has none).
@@ -224,12 +231,13 @@ public final class HapticEngine: @unchecked Sendable {
   public var isMutedForHaptics: Bool {
     get { lock.withLock { handlers.muted } }
     set {
-      let batches = lock.withLock { () -> [StreamScheduler.Batch] in
-        handlers.muted = newValue
-        guard running, let now = nowFrame() else { return [] }
-        return scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? []
+      computeAndSend {
+        lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
+          handlers.muted = newValue
+          guard running, let now = nowFrame() else { return ([], ()) }
+          return (scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? [], ())
+        }
       }
-      transmit(batches)
     }
   }
 

@@ -72,9 +72,6 @@ public class HapticPatternPlayer: @unchecked Sendable {
 /// A player with pause, resume, seek, looping and playback rate (Core Haptics'
 /// `CHHapticAdvancedPatternPlayer`).
 public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
-  private let lock = NSLock()
-  private var loop = (enabled: false, end: 0.0)
-  private var rate = 1.0
 
   /// Pauses at `time`; continuous events resume mid-event.
   public func pause(atTime time: Double = 0) throws(HapticEngineError) {
@@ -106,37 +103,26 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
 
   /// Loop back to the start on reaching ``loopEnd``.
   public var loopEnabled: Bool {
-    get { lock.withLock { loop.enabled } }
-    set {
-      let end = lock.withLock { () -> Double in
-        loop.enabled = newValue
-        return loop.end
-      }
-      engine.setLoop(player: id, enabled: newValue, end: end)
-    }
+    get { engine.loop(player: id).enabled }
+    set { engine.setLoop(player: id, enabled: newValue) }
   }
 
   /// Where a loop wraps, pattern seconds; 0 = the end of the last event.
   public var loopEnd: Double {
-    get { lock.withLock { loop.end } }
+    get { engine.loop(player: id).end }
     set {
       guard newValue >= 0, newValue.isFinite else { return }
-      let enabled = lock.withLock { () -> Bool in
-        loop.end = newValue
-        return loop.enabled
-      }
-      engine.setLoop(player: id, enabled: enabled, end: newValue)
+      engine.setLoop(player: id, end: newValue)
     }
   }
 
   /// Speed of the pattern's timeline (no pitch change), 1/64 to 64; other values (≤ 0 among
-  /// them, as Apple ignores) are ignored.
+  /// them, as Apple ignores) are ignored. Kept while the engine is stopped.
   public var playbackRate: Double {
-    get { lock.withLock { rate } }
+    get { engine.rate(player: id) }
     set {
       guard PlayerTrack.rates.contains(newValue) else { return }
-      lock.withLock { rate = newValue }
-      try? engine.perform(.rate(newValue), player: id, at: 0)
+      engine.setRate(player: id, newValue)
     }
   }
 

@@ -1,23 +1,23 @@
 import Foundation
 import HapticCore
 public import HapticRenderer
-import HapticTransport
+public import HapticTransport
+import Synchronization
 public import HapticWire
 
 /// A board link over a serial port or pseudo-terminal: probes the board (haptics refused when
 /// unsupported), then keeps a `HapticTransport.BoardConnection` (reliable link, heartbeats,
 /// clock sync, stop on close).
-public final class SerialBoardLink: BoardLink, @unchecked Sendable {
+public final class SerialBoardLink: BoardLink, Sendable {
   public let capabilities: BoardCapabilities
   public let profile: BoardProfile
-  /// The port's path.
+  /// The port's path (the transport's name).
   public let port: String
   /// The link's baud rate.
   public let baud: Int
   private let connection: BoardConnection
-  private let lock = NSLock()
-  private var eventHandler: (@Sendable (BoardLinkEvent) -> Void)?
-  private var messageHandler: (@Sendable (WireMessage) -> Void)?
+  /// The handlers, shared with the connection's callbacks from before its reader starts.
+  private let handlers: HandlerBox
 
   /// Opens `port`, probes the board and connects.
   ///
@@ -25,18 +25,29 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   ///   - profileFor: the renderer profile for the probed board (e.g. from its board file);
   ///     `nil` falls back to ``HapticRenderer/BoardProfile/init(capabilities:)``.
-  public init(
+  public convenience init(
     port: String, baud: Int = 115_200, probeTimeout: Double = 2,
     profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
   ) throws(HapticEngineError) {
-    self.port = port
-    self.baud = baud
     let transport: any ByteTransport
     do {
       transport = try Transports.open(path: port, baud: baud)
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
+    try self.init(transport: transport, baud: baud, probeTimeout: probeTimeout, profileFor: profileFor)
+  }
+
+  /// Probes the board on an open `transport` (closed on failure, and by ``close(stopDrive:)``)
+  /// and connects: a port opened elsewhere, or one wrapped (fault injection, tests).
+  ///
+  /// - Parameter baud: the line's rate, for the link's timers.
+  public init(
+    transport: any ByteTransport, baud: Int = 115_200, probeTimeout: Double = 2,
+    profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
+  ) throws(HapticEngineError) {
+    port = transport.name
+    self.baud = baud
     // One session for the port: the connection continues the probe's link, so no ack the board
     // meant for the probe can be taken for a new session's (docs/protocol.md §4.5). Timers count
     // from when a frame has left the wire (§4.3).
@@ -61,24 +72,28 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
     let box = HandlerBox()
+    handlers = box
     connection = BoardConnection(
       transport: transport, clockFrequency: Double(capabilities.clockFrequency), configuration: configuration,
       continuing: link, origin: origin,
-      onMessage: { message in box.message?(message) },
+      onMessage: { message in box.handlers.withLock { $0.message }?(message) },
       onEvent: { event in
+        let handler = box.handlers.withLock { $0.event }
         switch event {
-        case .boardReset: box.event?(.boardReset)
-        case .disconnected(let reason): box.event?(.disconnected(reason))
+        case .boardReset: handler?(.boardReset)
+        case .disconnected(let reason): handler?(.disconnected(reason))
         }
       })
-    box.owner = self
   }
 
-  /// Forwards the connection's callbacks to the handlers registered later.
-  private final class HandlerBox: @unchecked Sendable {
-    weak var owner: SerialBoardLink?
-    var message: (@Sendable (WireMessage) -> Void)? { owner?.lock.withLock { owner?.messageHandler } }
-    var event: (@Sendable (BoardLinkEvent) -> Void)? { owner?.lock.withLock { owner?.eventHandler } }
+  /// The handlers registered after the connection started; its callbacks read them (a handler
+  /// is called without the lock held).
+  private final class HandlerBox: Sendable {
+    struct Handlers {
+      var message: (@Sendable (WireMessage) -> Void)?
+      var event: (@Sendable (BoardLinkEvent) -> Void)?
+    }
+    let handlers = Mutex(Handlers())
   }
 
   public var hostNow: Double { connection.now }
@@ -104,11 +119,11 @@ public final class SerialBoardLink: BoardLink, @unchecked Sendable {
   }
 
   public func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) {
-    lock.withLock { eventHandler = handler }
+    handlers.handlers.withLock { $0.event = handler }
   }
 
   public func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) {
-    lock.withLock { messageHandler = handler }
+    handlers.handlers.withLock { $0.message = handler }
   }
 
   public var statistics: BoardLinkStatistics {

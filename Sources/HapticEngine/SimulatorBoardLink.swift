@@ -20,7 +20,7 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   public let capabilities: BoardCapabilities
   public let profile: BoardProfile
   private let clock: Clock
-  /// True for a virtual-clock link.
+  /// True for a virtual-clock link (time moves only with ``advance(to:)``).
   public var isVirtual: Bool { clock == .virtual }
   private let lock = NSLock()
   private var board: SimulatedBoard
@@ -30,6 +30,10 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   private let started = MonotonicTime.seconds()
   private var lastSent = 0.0
   private var closed = false
+  /// Reset notices the board answered a send with, handed on at the next step: a link never
+  /// reports a reset from inside `send` (the engine's sender holds the board's order there,
+  /// and the reset handler may start the engine and send again).
+  private var deferredResets = 0
   private var thread: Thread?
   private var eventHandler: (@Sendable (BoardLinkEvent) -> Void)?
   private var messageHandler: (@Sendable (WireMessage) -> Void)?
@@ -107,7 +111,7 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
       return (exchange(host.send(message, now: now), at: now), false)
     }
     if isClosed { throw HapticEngineError(.serverInterrupted, "the simulated board link is closed") }
-    deliver(messages)
+    deliver(messages, inSend: true)
   }
 
   public func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) {
@@ -131,10 +135,10 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   /// A copy of the simulated board now (drive log, counters, physics).
   public var snapshot: SimulatedBoard { lock.withLock { board } }
 
-  /// Virtual clock only: runs the board (and the host side of the link: acknowledgements,
-  /// heartbeats) up to host time `t`.
+  /// Virtual clock: runs the board (and the host side of the link: acknowledgements,
+  /// heartbeats) up to host time `t`. In real time the board's thread does that; ignored.
   public func advance(to t: Double) {
-    precondition(clock == .virtual, "advance(to:) drives a virtual-clock link only")
+    guard clock == .virtual else { return }
     let messages = lock.withLock { () -> [WireMessage] in
       virtualNow = max(virtualNow, t)
       return step(at: virtualNow)
@@ -207,12 +211,19 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
     return messages
   }
 
-  private func deliver(_ messages: [WireMessage]) {
-    guard !messages.isEmpty else { return }
-    let (events, handler) = lock.withLock { (eventHandler, messageHandler) }
+  private func deliver(_ messages: [WireMessage], inSend: Bool = false) {
+    let (events, handler, resets) = lock.withLock { () -> ((@Sendable (BoardLinkEvent) -> Void)?, (@Sendable (WireMessage) -> Void)?, Int) in
+      if inSend {
+        deferredResets += messages.count { if case .resetNotice = $0 { true } else { false } }
+        return (eventHandler, messageHandler, 0)
+      }
+      defer { deferredResets = 0 }
+      return (eventHandler, messageHandler, deferredResets)
+    }
+    for _ in 0..<resets { events?(.boardReset) }
     for message in messages {
       if case .resetNotice = message {
-        events?(.boardReset)
+        if !inSend { events?(.boardReset) }
       } else {
         handler?(message)
       }

@@ -103,8 +103,9 @@ struct StreamScheduler: Sendable {
   }
 
   /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if
-  /// earlier); returns a `replace` batch when the change falls in drive already sent.
-  mutating func schedule(_ action: TrackAction, track id: Int, at frame: Int, now: Int) -> [Batch] {
+  /// earlier); returns the batches to send (a `replace` batch when the change falls in drive
+  /// already sent) and the frame it takes effect.
+  mutating func schedule(_ action: TrackAction, track id: Int, at frame: Int, now: Int) -> (batches: [Batch], frame: Int) {
     // Catch up first (as a pass of the loop would): the head then reaches past the earliest
     // frame, so the action goes out now as a replace instead of waiting for the next pass.
     var batches = tick(now: now)
@@ -114,10 +115,10 @@ struct StreamScheduler: Sendable {
     guard at < head.frame else {
       // Beyond what was sent: the head meets it in time.
       head.schedule(action, track: id, at: at)
-      return batches
+      return (batches, at)
     }
     batches += rebase(from: at, now: now)
-    return batches
+    return (batches, at)
   }
 
   /// Applies a change to every future frame from `frame` (loop settings, muting).

@@ -51,6 +51,9 @@ public struct SimulatedBoard: Sendable {
   public internal(set) var counters = Counters()
 
   var link: ReliableLink
+  /// The board's side of the link: what it delivered, dropped as out of order or duplicate,
+  /// and the NAKs it sent (frames from the host that arrived out of order count here).
+  public var linkStatistics: ReliableLink.Statistics { link.statistics }
   var decoder = FrameDecoder()
   var queues: [DriveQueue]
   var physics: [ActuatorPhysics]

@@ -1,10 +1,11 @@
 import Foundation
 public import HapticWire
+import Synchronization
 
 /// A live link to a board: a reader thread feeding the reliable link, heartbeats while idle (so
 /// the board's watchdog stays quiet only as long as the host is alive), periodic clock queries
 /// for clock sync, and a `stop` sent on close so no actuator is left running.
-public final class BoardConnection: @unchecked Sendable {
+public final class BoardConnection: Sendable {
   /// Settings.
   public struct Configuration: Sendable {
     /// The board's watchdog timeout; heartbeats go out after a quarter of it without traffic.
@@ -34,23 +35,34 @@ public final class BoardConnection: @unchecked Sendable {
     case disconnected(String)
   }
 
-  private let transport: any ByteTransport
-  private let configuration: Configuration
-  private let lock = NSLock()
-  private var link: ReliableLink
-  private var sync: ClockSync?
-  private var clockFrequency: Double?
-  private var lastSent = 0.0
-  private var lastClockQuery = -Double.infinity
-  private var pendingQueries: [UInt16: Double] = [:]
-  /// Clock-query ids start at random: a board resends a previous session's unacknowledged
-  /// answers when a new session starts, and a stale answer must not pass for a fresh sample.
-  private var nextQuery = UInt16.random(in: 1...UInt16.max)
-  private var closed = false
-  private var thread: Thread?
-  private let start: Double
-  private let onMessage: @Sendable (WireMessage) -> Void
-  private let onEvent: @Sendable (Event) -> Void
+  /// Everything the reader thread and the senders share, under one lock.
+  struct State: Sendable {
+    var link: ReliableLink
+    var sync: ClockSync?
+    var lastSent = 0.0
+    var lastClockQuery = -Double.infinity
+    var pendingQueries: [UInt16: Double] = [:]
+    /// Clock-query ids start at random: a board resends a previous session's unacknowledged
+    /// answers when a new session starts, and a stale answer must not pass for a fresh sample.
+    var nextQuery = UInt16.random(in: 1...UInt16.max)
+    var closed = false
+    /// The reader thread, once it runs, and whether it has ended.
+    var reader: pthread_t?
+    var readerEnded = false
+  }
+
+  let transport: any ByteTransport
+  let configuration: Configuration
+  let state: Mutex<State>
+  /// The wire's order: held from the moment a frame is numbered (``state``'s link) until its
+  /// bytes are written, by every writer — the senders and the reader thread (acknowledgements,
+  /// resends, heartbeats, clock queries). Frames therefore leave in the order they were
+  /// numbered, and two writes never interleave on a full port. Always taken before ``state``,
+  /// never while holding it, and never held while a callback runs.
+  let wireOrder = Mutex(())
+  let start: Double
+  let onMessage: @Sendable (WireMessage) -> Void
+  let onEvent: @Sendable (Event) -> Void
 
   /// Opens a connection over `transport` and starts its reader thread.
   ///
@@ -71,15 +83,15 @@ public final class BoardConnection: @unchecked Sendable {
   ) {
     self.transport = transport
     self.configuration = configuration
-    self.clockFrequency = clockFrequency
     start = origin ?? MonotonicTime.seconds()
-    link = continuing ?? ReliableLink.host(configuration: configuration.link)
-    sync = clockFrequency.map { ClockSync(clockFrequency: $0) }
+    state = Mutex(
+      State(
+        link: continuing ?? ReliableLink.host(configuration: configuration.link),
+        sync: clockFrequency.map { ClockSync(clockFrequency: $0) }))
     self.onMessage = onMessage
     self.onEvent = onEvent
     let thread = Thread { [self] in self.run() }
     thread.name = "BoardConnection \(transport.name)"
-    self.thread = thread
     try? transport.write([0])
     thread.start()
   }
@@ -88,27 +100,30 @@ public final class BoardConnection: @unchecked Sendable {
   public var now: Double { MonotonicTime.seconds() - start }
 
   /// The current clock-sync estimate (host time = ``now``), if the board clock is known.
-  public var clockSync: ClockSync? { lock.withLock { sync } }
+  public var clockSync: ClockSync? { state.withLock { $0.sync } }
 
   /// Link counters.
-  public var statistics: ReliableLink.Statistics { lock.withLock { link.statistics } }
+  public var statistics: ReliableLink.Statistics { state.withLock { $0.link.statistics } }
 
   /// The link's smoothed round trip (once measured), how long acknowledgements took lately,
   /// recoveries included, and the retransmission timeout (docs/protocol.md §8).
   public var timing: (roundTrip: Double?, delivery: Double, retransmitTimeout: Double) {
     let t = now
-    return lock.withLock { (link.smoothedRTT, link.deliveryDelay.value(at: t), link.retransmitTimeout) }
+    return state.withLock { ($0.link.smoothedRTT, $0.link.deliveryDelay.value(at: t), $0.link.retransmitTimeout) }
   }
 
-  /// Sends a message reliably (queued when the window is full).
+  /// Sends a message reliably (queued when the window is full). Numbered and written in one
+  /// step of the wire's order: a frame numbered after another never leaves before it.
   public func send(_ message: WireMessage) throws(TransportError) {
-    let bytes: [UInt8]? = lock.withLock {
-      guard !closed else { return nil }
-      lastSent = now
-      return link.send(message, now: lastSent)
+    try wireOrder.withLock { _ throws(TransportError) in
+      let bytes: [UInt8]? = state.withLock { state in
+        guard !state.closed else { return nil }
+        state.lastSent = now
+        return state.link.send(message, now: state.lastSent)
+      }
+      guard let bytes else { throw TransportError(.closed, port: transport.name, "the connection is closed") }
+      try transport.write(bytes)
     }
-    guard let bytes else { throw TransportError(.closed, port: transport.name, "the connection is closed") }
-    try transport.write(bytes)
   }
 
   /// Sends `stop` for every channel (unless `stopDrive` is false), waits up to `timeout` for it
@@ -116,117 +131,14 @@ public final class BoardConnection: @unchecked Sendable {
   public func close(stopDrive: Bool = true, timeout: Double = 0.25) {
     if stopDrive, (try? send(.stop(channels: 0xFF))) != nil {
       let deadline = now + timeout
-      while now < deadline && lock.withLock({ link.unacknowledged > 0 && !closed }) { usleep(1000) }
+      while now < deadline && state.withLock({ $0.link.unacknowledged > 0 && !$0.closed }) { usleep(1000) }
     }
-    lock.withLock { closed = true }
-    if let thread, Thread.current != thread {
-      while !thread.isFinished { usleep(500) }
+    state.withLock { $0.closed = true }
+    // Wait for the reader to end, unless this is the reader (a close from a callback).
+    let me = pthread_self()
+    while !state.withLock({ $0.readerEnded || $0.reader.map { pthread_equal($0, me) != 0 } ?? false }) {
+      usleep(500)
     }
     transport.close()
-  }
-
-  private func run() {
-    var decoder = FrameDecoder()
-    while true {
-      let bytes: [UInt8]
-      do {
-        bytes = try transport.read(timeout: readTimeout())
-      } catch {
-        finish(.disconnected(error.description))
-        return
-      }
-      let frames = decoder.feed(bytes)
-      var outgoing: [UInt8] = []
-      var messages: [WireMessage] = []
-      var events: [Event] = []
-      let stop: Bool = lock.withLock {
-        if closed { return true }
-        let t = now
-        let output = link.receive(frames, now: t)
-        outgoing += output.bytes
-        for event in output.events {
-          switch event {
-          case .peerRestarted: events.append(.boardReset)
-          case .linkLost: events.append(.disconnected("the board stopped answering (link lost)"))
-          case .versionMismatch(let version): events.append(.disconnected("the board speaks protocol version \(version)"))
-          }
-        }
-        for frame in output.frames {
-          guard let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) else { continue }
-          if case .clock(let id, let ticks) = message, let sent = pendingQueries.removeValue(forKey: id) {
-            sync?.add(hostSend: sent, hostReceive: t, boardTicks: ticks)
-            continue
-          }
-          if case .resetNotice = message { events.append(.boardReset) }
-          messages.append(message)
-        }
-        outgoing += link.poll(now: t).bytes
-        // Clock queries: quickly while synchronising, then about once a second.
-        if let due = nextClockQuery(), t >= due, pendingQueries.isEmpty || t - lastClockQuery > 1 {
-          pendingQueries = [nextQuery: t]
-          outgoing += link.send(.clockQuery(id: nextQuery), now: t)
-          nextQuery &+= 1
-          lastClockQuery = t
-          lastSent = t
-        }
-        // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
-        // (then polls and resends feed the watchdog; a heartbeat would wait behind them).
-        if t - lastSent >= configuration.watchdog / 4 && link.unacknowledged == 0 {
-          outgoing += link.send(.heartbeat, now: t)
-          lastSent = t
-        }
-        return false
-      }
-      if stop { return }
-      if !outgoing.isEmpty {
-        do {
-          try transport.write(outgoing)
-        } catch {
-          finish(.disconnected(error.description))
-          return
-        }
-      }
-      for message in messages { onMessage(message) }
-      for event in events {
-        onEvent(event)
-        if case .disconnected = event {
-          lock.withLock { closed = true }
-          return
-        }
-      }
-    }
-  }
-
-  /// How long the reader may block: until the next thing it must do itself (a heartbeat, a
-  /// clock query, a retransmission), between 1 and 20 ms. Sends from other threads write
-  /// directly and never wait for it.
-  private func readTimeout() -> Double {
-    lock.withLock {
-      let t = now
-      var due = link.unacknowledged == 0 ? lastSent + configuration.watchdog / 4 : t + 0.020
-      if let query = nextClockQuery() { due = min(due, query) }
-      if let deadline = link.nextDeadline { due = min(due, deadline) }
-      return min(max(due - t, 0.001), 0.020)
-    }
-  }
-
-  /// When the next clock query goes out (nil without clock sync): quickly while synchronising,
-  /// then about once a second, once nothing of the host's is unacknowledged and its bytes have
-  /// left the wire — at most ``Configuration/clockIdleWait`` later (with frames unacknowledged,
-  /// their ack wakes the reader before that). Call with the lock held.
-  private func nextClockQuery() -> Double? {
-    guard let sync else { return nil }
-    let interval = sync.isSynchronized ? configuration.clockInterval : configuration.clockStartInterval
-    let latest = lastClockQuery + interval + configuration.clockIdleWait
-    guard link.unacknowledged == 0 else { return latest }
-    return min(max(lastClockQuery + interval, link.wireFreeAt), latest)
-  }
-
-  private func finish(_ event: Event) {
-    let wasOpen = lock.withLock { () -> Bool in
-      defer { closed = true }
-      return !closed
-    }
-    if wasOpen { onEvent(event) }
   }
 }

@@ -1,0 +1,130 @@
+import Foundation
+import HapticWire
+import Synchronization
+
+/// The connection's reader thread: frames in, acknowledgements, resends, clock queries and
+/// heartbeats out — written in the wire's order, like every send.
+extension BoardConnection {
+  /// What one pass of the reader found: bytes to write, messages and events to hand on.
+  private struct Pass {
+    var outgoing: [UInt8] = []
+    var messages: [WireMessage] = []
+    var events: [Event] = []
+    var stop = false
+  }
+
+  func run() {
+    state.withLock { $0.reader = pthread_self() }
+    defer { state.withLock { $0.readerEnded = true } }
+    var decoder = FrameDecoder()
+    while true {
+      let bytes: [UInt8]
+      do {
+        bytes = try transport.read(timeout: readTimeout())
+      } catch {
+        finish(.disconnected(error.description))
+        return
+      }
+      let frames = decoder.feed(bytes)
+      let pass: Pass
+      do {
+        pass = try wireOrder.withLock { _ throws(TransportError) -> Pass in
+          let pass = state.withLock { state in process(frames, state: &state) }
+          if !pass.stop && !pass.outgoing.isEmpty { try transport.write(pass.outgoing) }
+          return pass
+        }
+      } catch {
+        finish(.disconnected(error.description))
+        return
+      }
+      if pass.stop { return }
+      for message in pass.messages { onMessage(message) }
+      for event in pass.events {
+        onEvent(event)
+        if case .disconnected = event {
+          state.withLock { $0.closed = true }
+          return
+        }
+      }
+    }
+  }
+
+  /// Feeds received frames to the link and adds what is due: polls, resends, a clock query, a
+  /// heartbeat. Runs with the state locked (inside the wire's order).
+  private func process(_ frames: [WireFrame], state: inout State) -> Pass {
+    var pass = Pass()
+    if state.closed {
+      pass.stop = true
+      return pass
+    }
+    let t = now
+    let output = state.link.receive(frames, now: t)
+    pass.outgoing += output.bytes
+    for event in output.events {
+      switch event {
+      case .peerRestarted: pass.events.append(.boardReset)
+      case .linkLost: pass.events.append(.disconnected("the board stopped answering (link lost)"))
+      case .versionMismatch(let version): pass.events.append(.disconnected("the board speaks protocol version \(version)"))
+      }
+    }
+    for frame in output.frames {
+      guard let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) else { continue }
+      if case .clock(let id, let ticks) = message, let sent = state.pendingQueries.removeValue(forKey: id) {
+        state.sync?.add(hostSend: sent, hostReceive: t, boardTicks: ticks)
+        continue
+      }
+      if case .resetNotice = message { pass.events.append(.boardReset) }
+      pass.messages.append(message)
+    }
+    pass.outgoing += state.link.poll(now: t).bytes
+    // Clock queries: quickly while synchronising, then about once a second.
+    if let due = nextClockQuery(state), t >= due, state.pendingQueries.isEmpty || t - state.lastClockQuery > 1 {
+      state.pendingQueries = [state.nextQuery: t]
+      pass.outgoing += state.link.send(.clockQuery(id: state.nextQuery), now: t)
+      state.nextQuery &+= 1
+      state.lastClockQuery = t
+      state.lastSent = t
+    }
+    // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
+    // (then polls and resends feed the watchdog; a heartbeat would wait behind them).
+    if t - state.lastSent >= configuration.watchdog / 4 && state.link.unacknowledged == 0 {
+      pass.outgoing += state.link.send(.heartbeat, now: t)
+      state.lastSent = t
+    }
+    return pass
+  }
+
+  /// How long the reader may block: until the next thing it must do itself (a heartbeat, a
+  /// clock query, a retransmission), between 1 and 20 ms. Sends from other threads write
+  /// directly and never wait for it.
+  private func readTimeout() -> Double {
+    state.withLock { state in
+      let t = now
+      var due = state.link.unacknowledged == 0 ? state.lastSent + configuration.watchdog / 4 : t + 0.020
+      if let query = nextClockQuery(state) { due = min(due, query) }
+      if let deadline = state.link.nextDeadline { due = min(due, deadline) }
+      return min(max(due - t, 0.001), 0.020)
+    }
+  }
+
+  /// When the next clock query goes out (nil without clock sync): quickly while synchronising,
+  /// then about once a second, once nothing of the host's is unacknowledged and its bytes have
+  /// left the wire — at most ``Configuration/clockIdleWait`` later (with frames unacknowledged,
+  /// their ack wakes the reader before that).
+  private func nextClockQuery(_ state: State) -> Double? {
+    guard let sync = state.sync else { return nil }
+    let interval = sync.isSynchronized ? configuration.clockInterval : configuration.clockStartInterval
+    let latest = state.lastClockQuery + interval + configuration.clockIdleWait
+    guard state.link.unacknowledged == 0 else { return latest }
+    return min(max(state.lastClockQuery + interval, state.link.wireFreeAt), latest)
+  }
+
+  /// Closes after a failure of the port or the link; tells `onEvent` once.
+  private func finish(_ event: Event) {
+    let wasOpen = state.withLock { state -> Bool in
+      defer { state.closed = true }
+      return !state.closed
+    }
+    if wasOpen { onEvent(event) }
+  }
+}
