@@ -93,7 +93,8 @@ final class SendSession: @unchecked Sendable {
     return 0
   }
 
-  /// Board seconds ahead that several players are started at, so that they start in step.
+  /// Board seconds ahead that several players (or a player and its seek) are started at, so
+  /// that they start in step.
   static let inStepLead = 0.1
 
   private func play(_ plays: [ChannelPlay]) throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {
@@ -113,9 +114,12 @@ final class SendSession: @unchecked Sendable {
       }
       players.append(player)
     }
-    // One start time for all: several players start on the same board frame.
+    // One start time for all: several players start on the same board frame, and a seek takes
+    // effect on the start's frame (given "now", it would come a frame or two after the start,
+    // and the pattern's first moment would play).
     let now = engine.currentTime
-    let requested = options.at > 0 ? now + options.at : players.count > 1 ? now + Self.inStepLead : 0
+    let requested =
+      options.at > 0 ? now + options.at : players.count > 1 || options.seek > 0 ? now + Self.inStepLead : 0
     for player in players {
       try player.start(atTime: requested)
       if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: requested) }
