@@ -3,7 +3,7 @@ import HapticCore
 
 /// A dynamic parameter step (Apple's `CHHapticDynamicParameter`): from `relativeTime` on, it
 /// scales or offsets every event of its kind.
-public final class CHHapticDynamicParameter: @unchecked Sendable {
+public final class CHHapticDynamicParameter {
   /// A dynamic parameter (Apple's `CHHapticDynamicParameter.ID`).
   public struct ID: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
@@ -54,9 +54,9 @@ extension CHHapticDynamicParameter.ID {
 
 /// A parameter curve (Apple's `CHHapticParameterCurve`): a dynamic parameter interpolated
 /// linearly between control points, whose times are relative to the curve's start.
-public final class CHHapticParameterCurve: @unchecked Sendable {
+public final class CHHapticParameterCurve {
   /// One point of a curve (Apple's `CHHapticParameterCurve.ControlPoint`).
-  public final class ControlPoint: @unchecked Sendable {
+  public final class ControlPoint {
     /// Seconds from the curve's start.
     public var relativeTime: TimeInterval
     /// The value there.

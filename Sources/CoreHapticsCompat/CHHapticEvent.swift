@@ -6,7 +6,7 @@ public let CHHapticTimeImmediate: TimeInterval = 0
 
 /// An event in a pattern (Apple's `CHHapticEvent`): a haptic transient or continuous vibration,
 /// or an audio event.
-public final class CHHapticEvent: @unchecked Sendable {
+public final class CHHapticEvent {
   /// The kind of event (Apple's `CHHapticEvent.EventType`).
   public struct EventType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
@@ -85,7 +85,7 @@ public final class CHHapticEvent: @unchecked Sendable {
 }
 
 /// One parameter of an event (Apple's `CHHapticEventParameter`).
-public final class CHHapticEventParameter: @unchecked Sendable {
+public final class CHHapticEventParameter {
   /// Which parameter.
   public let parameterID: CHHapticEvent.ParameterID
   /// Its value (normalised, 0…1 or −1…1; out-of-range values are clamped when played).

@@ -5,7 +5,7 @@ import HapticCore
 /// A haptic pattern (Apple's `CHHapticPattern`): events plus dynamic parameters or curves, from
 /// arrays, a dictionary in AHAP's shape, or an AHAP file. A thin wrapper of HapticCore's
 /// `HapticPattern`, checked when it is made: values no player can honour throw Apple's errors.
-public final class CHHapticPattern: @unchecked Sendable {
+public final class CHHapticPattern: Sendable {
   /// The pattern hapticctl plays.
   let model: HapticPattern
   /// Whether an event plays a registered audio resource (such a pattern cannot be exported).

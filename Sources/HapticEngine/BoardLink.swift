@@ -56,6 +56,9 @@ public protocol BoardLink: AnyObject, Sendable {
   /// The least time a message needs to reach the board and take effect (transmission of a
   /// typical segment batch at the link's rate), seconds.
   var minimumLead: Double { get }
+  /// Seconds until the bytes the host already wrote have left the wire (their transmission at
+  /// the link's rate): a message sent now queues behind them. 0 when nothing waits.
+  var wireBacklog: Double { get }
   /// Sends a message reliably.
   func send(_ message: WireMessage) throws(HapticEngineError)
   /// Registers the handler of link events (called on a link thread).
@@ -75,6 +78,8 @@ public protocol BoardLink: AnyObject, Sendable {
 }
 
 extension BoardLink {
+  /// Nothing waits on the wire, by default (an in-process link).
+  public var wireBacklog: Double { 0 }
   /// Real time, by default.
   public var isVirtual: Bool { false }
   /// Nothing to do in real time.

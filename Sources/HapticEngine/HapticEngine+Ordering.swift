@@ -43,6 +43,11 @@ extension HapticEngine {
     return result
   }
 
+  /// Frames until what the host already wrote has left the wire: a change computed now goes
+  /// out behind it, so the scheduler places it that much further ahead than the guard (a
+  /// refill just written at 1 Mbaud: 2 of 1 000 replaces arrived after their frame without).
+  var wireBacklogFrames: Int { Int((link.wireBacklog / framePeriod).rounded(.up)) }
+
   /// Sends a message that must follow every batch already computed (the engine's `stop`).
   func sendInOrder(_ message: WireMessage) {
     sendOrder.withLock { _ in _ = try? link.send(message) }

@@ -107,6 +107,7 @@ extension HapticEngine {
       // it to work out its next pass (while something plays its deadline still holds: a
       // replace re-renders up to the same head).
       let wasQuiet = scheduler.isQuiet
+      scheduler.wireBacklog = wireBacklogFrames
       let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now)
       players[id]?.pending = pending + [(asked, placed)]
       let marks = scheduler.takeAudioMarks()
@@ -122,6 +123,7 @@ extension HapticEngine {
       lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
         players[id]?.pending = []
         guard running, let now = nowFrame() else { return ([], ()) }
+        scheduler?.wireBacklog = wireBacklogFrames
         return (scheduler?.modify(at: now, now: now) { $0.clearActions(track: id) } ?? [], ())
       }
     }
@@ -139,6 +141,7 @@ extension HapticEngine {
         if let end { loop.end = end }
         players[id]?.loop = loop
         guard running, let now = nowFrame() else { return ([], []) }
+        scheduler?.wireBacklog = wireBacklogFrames
         let batches = scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
         return (batches, takeAudioMarks())
       }

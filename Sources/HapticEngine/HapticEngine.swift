@@ -235,6 +235,7 @@ public final class HapticEngine: @unchecked Sendable {
         lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
           handlers.muted = newValue
           guard running, let now = nowFrame() else { return ([], ()) }
+          scheduler?.wireBacklog = wireBacklogFrames
           return (scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? [], ())
         }
       }

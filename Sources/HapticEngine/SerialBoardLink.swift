@@ -110,6 +110,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
     (connection.clockSync?.minimumRoundTrip).map { $0 / 2 } ?? 0.001
   }
 
+  public var wireBacklog: Double { connection.wireBacklog }
+
   public func send(_ message: WireMessage) throws(HapticEngineError) {
     do {
       try connection.send(message)

@@ -39,6 +39,9 @@ struct StreamScheduler: Sendable {
   /// Frames between the board's current frame and the earliest one a change may still reach
   /// (covers transmission and clock-sync error).
   let guardFrames: Int
+  /// Frames until what the host already wrote has left the wire (set before each change by
+  /// the engine, from the link): a change made now goes out behind it.
+  var wireBacklog = 0
   /// At the earliest changeable frame.
   private(set) var base: MixState
   /// At the first frame not yet sent.
@@ -72,7 +75,7 @@ struct StreamScheduler: Sendable {
   }
 
   /// The earliest frame a change made now can reach.
-  func earliest(now: Int) -> Int { max(now + guardFrames, base.frame) }
+  func earliest(now: Int) -> Int { max(now + guardFrames + wireBacklog, base.frame) }
 
   /// Moves on to the board's frame `now`: advances the base, renders up to `now + lookahead`
   /// and returns the batches to queue. A host that fell behind skips the lost frames (counted

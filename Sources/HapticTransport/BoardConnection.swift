@@ -102,6 +102,12 @@ public final class BoardConnection: Sendable {
   /// The current clock-sync estimate (host time = ``now``), if the board clock is known.
   public var clockSync: ClockSync? { state.withLock { $0.sync } }
 
+  /// Seconds until what the host wrote has left the wire, at the link's byte period.
+  public var wireBacklog: Double {
+    let t = now
+    return state.withLock { max($0.link.wireFreeAt - t, 0) }
+  }
+
   /// Link counters.
   public var statistics: ReliableLink.Statistics { state.withLock { $0.link.statistics } }
 

@@ -118,6 +118,7 @@ final class DelayedSendLink: BoardLink {
   func boardSeconds(atHost t: Double) -> Double? { inner.boardSeconds(atHost: t) }
   var clockUncertainty: Double { inner.clockUncertainty }
   var minimumLead: Double { inner.minimumLead + delay }
+  var wireBacklog: Double { inner.wireBacklog }
   func send(_ message: WireMessage) throws(HapticEngineError) {
     if let slowThread, Thread.current.name == slowThread.name {
       usleep(UInt32(slowThread.delay * 1_000_000))
