@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "HapticTransport", targets: ["HapticTransport"]),
     .library(name: "HapticSimulator", targets: ["HapticSimulator"]),
     .library(name: "HapticEngine", targets: ["HapticEngine"]),
+    .library(name: "HapticEngineSimulator", targets: ["HapticEngineSimulator"]),
     .library(name: "HapticBoards", targets: ["HapticBoards"]),
     .library(name: "HapticAudio", targets: ["HapticAudio"]),
     .library(name: "CoreHapticsCompat", targets: ["CoreHapticsCompat"]),
@@ -43,7 +44,7 @@ let package = Package(
     // Meta Haptics Studio / Lofelt `.haptic` clips, on the AHAP reader's JSON parser and
     // diagnostics, mapped onto the same pattern model.
     .target(name: "HapticClip", dependencies: ["HapticCore", "HapticAHAP"]),
-    .target(name: "HapticRenderer", dependencies: ["HapticCore"]),
+    .target(name: "HapticRenderer", dependencies: ["HapticCore", "HapticLocks"]),
     // Layer 3: the wire protocol (framing, messages, reliable link, clock sync).
     .target(name: "HapticWire", dependencies: ["HapticCore", "HapticRenderer"]),
     // libserialport (Debian libserialport-dev) and small POSIX helpers Swift cannot reach.
@@ -55,12 +56,14 @@ let package = Package(
     // Audio files (through libsndfile) as mono clips for the audio renderer and players.
     // ALSA (Debian libasound2-dev): the default audio output of the engine's audio events.
     .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-    .target(name: "HapticAudio", dependencies: ["CSndFile", "CALSA"]),
+    .target(name: "HapticAudio", dependencies: ["HapticCore", "CSndFile", "CALSA"]),
+    // A value behind a pthread mutex (the state threads share, one struct per owner).
+    .target(name: "HapticLocks"),
     // Layer 4: byte transports (serial ports, ptys, in-memory, fault injection) and the probe.
     .target(
       name: "HapticTransport",
       dependencies: [
-        "HapticWire", "CLibSerialPort", "CHapticPosix",
+        "HapticWire", "HapticLocks", "CLibSerialPort", "CHapticPosix",
       ]),
     // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
     .target(
@@ -71,19 +74,28 @@ let package = Package(
     .target(
       name: "HapticEngine",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticAudio",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTransport", "HapticAudio", "HapticLocks",
+      ]),
+    // The engine on the in-process simulated board (`send --sim`, tests): a `BoardLink` like
+    // any other, apart from the engine as NIO keeps NIOEmbedded apart from NIOCore.
+    .target(
+      name: "HapticEngineSimulator",
+      dependencies: [
+        "HapticCore", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine", "HapticLocks",
       ]),
     // Core Haptics' names and signatures over the engine: code written for Apple's Core Haptics
     // runs with `import CoreHapticsCompat` instead of `import CoreHaptics`.
     .target(
       name: "CoreHapticsCompat",
-      dependencies: ["HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticBoards", "HapticAudio"]),
+      dependencies: [
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio",
+      ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
-        "HapticEngine", "HapticBoards", "HapticAudio",
+        "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
@@ -132,16 +144,16 @@ let package = Package(
     .testTarget(
       name: "HapticEngineTests",
       dependencies: [
-        "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore", "HapticTestSupport",
-        "HapticAudio", "HapticTransport", .product(name: "PropertyBased", package: "swift-property-based"),
+        "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore",
+        "HapticTestSupport", "HapticAudio", "HapticTransport", "HapticLocks", .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(
       name: "CoreHapticsCompatTests",
       dependencies: [
-        "CoreHapticsCompat", "HapticEngine", "HapticSimulator", "HapticRenderer", "HapticCore", "HapticAudio",
-        "HapticTestSupport", "HapticAHAP",
+        "CoreHapticsCompat", "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer",
+        "HapticCore", "HapticAudio", "HapticTestSupport", "HapticAHAP",
       ]),
     .testTarget(
       name: "HapticCLITests",

@@ -79,6 +79,7 @@ let package = Package(
         .product(name: "HapticTransport", package: "hapticctl"),
         .product(name: "HapticSimulator", package: "hapticctl"),
         .product(name: "HapticEngine", package: "hapticctl"),
+        .product(name: "HapticEngineSimulator", package: "hapticctl"),
       ]),
   ],
   swiftLanguageModes: [.v6]

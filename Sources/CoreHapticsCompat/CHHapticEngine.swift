@@ -1,6 +1,7 @@
 public import Foundation
 public import HapticAudio
 import HapticBoards
+import HapticEngineSimulator
 import HapticWire
 import HapticCore
 public import HapticEngine

@@ -5,6 +5,7 @@ import HapticAudio
 import HapticBoards
 import HapticCore
 import HapticEngine
+import HapticEngineSimulator
 import HapticRenderer
 import HapticWire
 

@@ -1,6 +1,7 @@
 import Foundation
 import HapticCore
 import HapticEngine
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
 import HapticWire

@@ -40,7 +40,8 @@ public struct BoardLinkStatistics: Sendable, Hashable {
 
 /// What the engine needs from a board: its capabilities, a clock mapping, a reliable message
 /// channel and notice of resets and disconnects. ``SerialBoardLink`` runs over a serial port or
-/// pseudo-terminal; ``SimulatorBoardLink`` over the in-process simulator.
+/// pseudo-terminal; `SimulatorBoardLink` (the `HapticEngineSimulator` library) over the
+/// in-process simulator.
 public protocol BoardLink: AnyObject, Sendable {
   /// The board's announced capabilities.
   var capabilities: BoardCapabilities { get }

@@ -2,7 +2,7 @@ import Foundation
 import HapticAHAP
 import HapticAudio
 import HapticCore
-import HapticSimulator
+import HapticLocks
 
 /// Players' audio events on the host (docs/semantics.md §13.9). As the scheduler renders a
 /// player's frames it marks what its audio does and from which frame (``AudioMark``: a start,
@@ -12,37 +12,30 @@ import HapticSimulator
 /// The pattern's audio events are mixed into one track per playback rate (`AudioRenderer`,
 /// files through libsndfile) the first time they are needed.
 extension HapticEngine {
-  /// The frames a start of `id` must lie ahead so its audio is not late (the output's latency),
-  /// 0 when it plays no audio. Call with the lock held.
-  func audioLead(for action: TrackAction, player id: Int) -> Int {
+  /// The frames a start of `player` must lie ahead so its audio is not late (the output's
+  /// latency), 0 when it plays no audio.
+  func audioLead(for action: TrackAction, player: EnginePlayer, audio: AudioSettings) -> Int {
     guard case .start = action, let output = configuration.audioOutput, !audio.hapticsOnly, !audio.muted,
-      let player = players[id], player.pattern.events.contains(where: { !$0.type.isHaptic })
+      player.pattern.events.contains(where: { !$0.type.isHaptic })
     else { return 0 }
     return Int((output.latency / framePeriod).rounded(.up))
-  }
-
-  /// Takes the scheduler's audio marks; without an audio output they are dropped (taken all
-  /// the same, so a looping player's marks do not pile up). Call with the lock held.
-  func takeAudioMarks() -> [(id: Int, mark: AudioMark)] {
-    let marks = scheduler?.takeAudioMarks() ?? []
-    return configuration.audioOutput == nil ? [] : marks
   }
 
   /// Puts the marks not yet routed on the output.
   func route(_ marks: [(id: Int, mark: AudioMark)]) {
     guard let output = configuration.audioOutput, !marks.isEmpty else { return }
     for (id, mark) in marks {
-      let plan = lock.withLock { () -> (skip: Bool, track: [Float]?) in
-        guard var player = players[id], !player.routedAudio.contains(mark) else { return (true, nil) }
+      let plan = state.withLock { state -> (skip: Bool, track: [Float]?) in
+        guard var player = state.players[id], !player.routedAudio.contains(mark) else { return (true, nil) }
         // A mark at frame F supersedes what was routed from F on (a re-render changed it).
         player.routedAudio.removeAll { $0.frame >= mark.frame }
         player.routedAudio.append(mark)
         if player.routedAudio.count > 64 { player.routedAudio.removeFirst(player.routedAudio.count - 64) }
         var track: [Float]?
-        if let offset = mark.offset, !audio.hapticsOnly, !audio.muted {
+        if let offset = mark.offset, !state.audio.hapticsOnly, !state.audio.muted {
           track = audioTrack(&player, from: offset, rate: mark.rate, midEvent: mark.midEvent, sampleRate: output.sampleRate)
         }
-        players[id] = player
+        state.players[id] = player
         return (false, track)
       }
       guard !plan.skip, let host = hostTime(atFrame: mark.frame) else { continue }
@@ -82,9 +75,9 @@ extension HapticEngine {
   /// Silences every player's audio from now (engine stop, failure).
   func silenceAudio() {
     guard let output = configuration.audioOutput else { return }
-    let ids = lock.withLock { () -> [Int] in
-      for id in players.keys { players[id]?.routedAudio = [] }
-      return Array(players.keys)
+    let ids = state.withLock { state -> [Int] in
+      for id in state.players.keys { state.players[id]?.routedAudio = [] }
+      return Array(state.players.keys)
     }
     for id in ids { output.cancel(tag: id, after: 0) }
   }

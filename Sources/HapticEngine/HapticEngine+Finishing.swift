@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HapticCore
+import HapticLocks
 
 extension HapticEngine {
   /// Calls `handler` once every player has finished (at once, on another thread, if none
@@ -26,25 +27,16 @@ extension HapticEngine {
     notify: (@Sendable ((any Error)?) -> HapticEngineFinishedAction)? = nil,
     stop: (@Sendable ((any Error)?) -> Void)?? = nil
   ) {
-    let idle = lock.withLock { () -> Bool in
-      guard running, playing || (stop != nil && !(scheduler?.isQuiet ?? true)) else { return true }
-      if let notify { finishHandlers.append(notify) }
-      if let stop { stopRequests.append(stop) }
+    let idle = state.withLock { state -> Bool in
+      guard state.running, state.playing || (stop != nil && !(state.scheduler?.isQuiet ?? true)) else { return true }
+      if let notify { state.finishHandlers.append(notify) }
+      if let stop { state.stopRequests.append(stop) }
       return false
     }
     guard idle else { return }
     DispatchQueue.global().async { [self] in
       finish(notify: notify.map { [$0] } ?? [], stops: stop.map { [$0] } ?? [])
     }
-  }
-
-  /// Whether anything plays, is paused, has a pending command, or finished without its
-  /// completion reported yet. Call with the lock held.
-  private var playing: Bool {
-    scheduler?.tracks.contains { track in
-      track.state == .playing || track.state == .paused || !track.actions.isEmpty
-        || (track.finishedAt != nil && players[track.id]?.reported == false)
-    } ?? false
   }
 
   /// Runs what waited for the players to finish: the `notifyWhenPlayersFinished` handlers in
@@ -60,6 +52,6 @@ extension HapticEngine {
     let wasRunning = isRunning
     if wasRunning { stop() }
     for handler in stops { handler?(nil) }
-    if wasRunning && stopNotified { lock.withLock { handlers.stopped }?(.notifyWhenFinished) }
+    if wasRunning && stopNotified { state.withLock { $0.handlers.stopped }?(.notifyWhenFinished) }
   }
 }

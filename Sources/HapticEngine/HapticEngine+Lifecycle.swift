@@ -3,7 +3,7 @@ import Foundation
 import HapticCore
 import HapticRenderer
 import HapticWire
-import Synchronization
+import HapticLocks
 
 extension HapticEngine {
   /// Starts the engine: waits for clock sync (up to ``Configuration/startTimeout``) and starts
@@ -48,7 +48,7 @@ extension HapticEngine {
 
   /// Starts the scheduler at board frame `frame` (clock sync known).
   func startNow(frame: Int) throws(HapticEngineError) {
-    if lock.withLock({ running }) { return }
+    if isRunning { return }
     let scheduler: StreamScheduler
     do {
       scheduler = try StreamScheduler(
@@ -62,10 +62,13 @@ extension HapticEngine {
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
-    lock.withLock {
+    let hostNow = link.hostNow
+    let started = state.withLock { state -> Bool in
+      // Another thread's start got there first.
+      guard !state.running else { return false }
       var scheduler = scheduler
       // Valid players carry over a stop/start (they start idle).
-      for (id, player) in players where !player.invalid {
+      for (id, player) in state.players where !player.invalid {
         var track = PlayerTrack(id: id, pattern: player.pattern, profile: profile, channels: player.channels)
         if let loop = player.loop {
           track.loopEnabled = loop.enabled
@@ -74,24 +77,32 @@ extension HapticEngine {
         track.restore(rate: player.rate, muted: player.muted)
         scheduler.add(track)
       }
-      self.scheduler = scheduler
-      lookaheadPeak = scheduler.lookahead
+      state.scheduler = scheduler
+      state.lookaheadPeak = scheduler.lookahead
       // The board's counters run since its boot: the report counts from this status on.
-      statusAtStart = nil
-      lastStatus = nil
-      statusAtStartPending = true
-      running = true
-      idleSince = link.hostNow
-      loopStop = false
-      loopGeneration += 1
+      state.statusAtStart = nil
+      state.lastStatus = nil
+      state.statusAtStartPending = true
+      state.running = true
+      state.idleSince = hostNow
+      state.loopStop = false
+      state.loopGeneration += 1
+      return true
     }
+    guard started else { return }
     requestStatus()
     guard !isVirtual else { return }
-    let generation = lock.withLock { loopGeneration }
+    let token = LoopThread()
+    let generation = state.withLock { state -> Int in
+      state.loop = token
+      return state.loopGeneration
+    }
     // The thread holds the engine weakly: strongly only for one pass, never while it sleeps.
     let thread = Thread { [weak self] in
       // Named from the thread itself: on Linux, Foundation names only the current thread.
       Thread.current.name = "HapticEngine"
+      token.id.withLock { $0 = UInt(pthread_self()) }
+      defer { token.markEnded() }
       while true {
         let next = { () -> (DispatchSemaphore, Double)? in
           guard let engine = self else { return nil }
@@ -103,7 +114,6 @@ extension HapticEngine {
     }
     thread.name = "HapticEngine"
     thread.qualityOfService = .userInteractive
-    lock.withLock { loop = thread }
     thread.start()
   }
 
@@ -139,20 +149,21 @@ extension HapticEngine {
 
   /// Stops the loop and the players without touching the board.
   func halt() {
-    let thread = lock.withLock { () -> Thread? in
-      running = false
-      loopStop = true
-      loopGeneration += 1
-      if let counters = scheduler?.counters { countersAtHalt = counters }
-      scheduler = nil
-      for id in players.keys { players[id]?.reported = true }
-      return loop
+    let loop = state.withLock { state -> LoopThread? in
+      state.running = false
+      state.loopStop = true
+      state.loopGeneration += 1
+      if let counters = state.scheduler?.counters { state.countersAtHalt = counters }
+      state.scheduler = nil
+      for id in state.players.keys { state.players[id]?.reported = true }
+      defer { state.loop = nil }
+      return state.loop
     }
     wakeLoop()
-    if let thread, Thread.current != thread {
-      while !thread.isFinished { usleep(200) }
+    // Wait for the loop thread to end, unless this is it (a stop from a handler it runs).
+    if let loop, loop.id.withLock({ $0 }) != UInt(pthread_self()) {
+      while !loop.hasEnded { usleep(200) }
     }
-    lock.withLock { loop = nil }
   }
 
   /// One pass of the scheduler loop of `generation`: a tick, then what to sleep on and for how
@@ -164,7 +175,7 @@ extension HapticEngine {
   /// next deadline rather than polling keeps the thread's wake-ups (most of its CPU time) to
   /// about two per lookahead.
   func loopPass(generation: Int) -> (DispatchSemaphore, Double)? {
-    func current() -> Bool { lock.withLock { !loopStop && loopGeneration == generation } }
+    func current() -> Bool { state.withLock { !$0.loopStop && $0.loopGeneration == generation } }
     guard current() else { return nil }
     tick()
     guard current() else { return nil }
@@ -180,8 +191,10 @@ extension HapticEngine {
   /// Seconds until the next pass is due.
   private func sleepUntilNextPass() -> Double {
     let now = nowFrame()
-    return lock.withLock {
-      guard let scheduler, let now, let due = scheduler.nextPass(now: now) else { return configuration.idleCadence }
+    return state.withLock { state in
+      guard let scheduler = state.scheduler, let now, let due = scheduler.nextPass(now: now) else {
+        return configuration.idleCadence
+      }
       let seconds = Double(due - now) * framePeriod
       return min(max(seconds, 0.001), configuration.idleCadence)
     }
@@ -199,63 +212,65 @@ extension HapticEngine {
       // the frame the board is at now, not from where it was when the pass began.
       guard let now = nowFrame() else { return ([], ()) }
       let statistics = link.statistics
-      return lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
-      // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
-      guard running, var scheduler = self.scheduler.take() else { return ([], ()) }
-      defer { self.scheduler = scheduler }
-      scheduler.lookahead = lookahead(for: statistics)
-      lookaheadPeak = max(lookaheadPeak, scheduler.lookahead)
-      let batches = scheduler.tick(now: now)
-      // Taken even without an output, so they do not pile up.
-      let taken = scheduler.takeAudioMarks()
-      if configuration.audioOutput != nil { marks = taken }
-      // Players whose end the board has played.
-      var anyActive = false
-      for track in scheduler.tracks {
-        // A finish before a restart that has not yet taken effect is not this run's.
-        if let end = track.finishedAt, end <= now, players[track.id]?.reported == false, !track.startsAgain {
-          players[track.id]?.reported = true
-          if let handler = players[track.id]?.completion { completions.append(handler) }
+      let hostNow = link.hostNow
+      return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
+        // Moved out (not copied), so its buffers stay uniquely referenced and mutate in place.
+        guard state.running, var scheduler = state.scheduler.take() else { return ([], ()) }
+        defer { state.scheduler = scheduler }
+        scheduler.lookahead = lookahead(for: statistics)
+        state.lookaheadPeak = max(state.lookaheadPeak, scheduler.lookahead)
+        let batches = scheduler.tick(now: now)
+        // Taken even without an output, so they do not pile up.
+        let taken = scheduler.takeAudioMarks()
+        if configuration.audioOutput != nil { marks = taken }
+        // Players whose end the board has played.
+        var anyActive = false
+        for track in scheduler.tracks {
+          // A finish before a restart that has not yet taken effect is not this run's.
+          if let end = track.finishedAt, end <= now, state.players[track.id]?.reported == false, !track.startsAgain {
+            state.players[track.id]?.reported = true
+            if let handler = state.players[track.id]?.completion { completions.append(handler) }
+          }
+          if track.state == .playing || track.state == .paused || !track.actions.isEmpty { anyActive = true }
+          if let end = track.finishedAt, end > now { anyActive = true }
         }
-        if track.state == .playing || track.state == .paused || !track.actions.isEmpty { anyActive = true }
-        if let end = track.finishedAt, end > now { anyActive = true }
-      }
-      if !anyActive {
-        notify = finishHandlers
-        finishHandlers = []
-        // A stop waits for the drive to come to rest too (a brake after the last sound).
-        if scheduler.isQuiet {
-          stops = stopRequests
-          stopRequests = []
+        if !anyActive {
+          notify = state.finishHandlers
+          state.finishHandlers = []
+          // A stop waits for the drive to come to rest too (a brake after the last sound).
+          if scheduler.isQuiet {
+            stops = state.stopRequests
+            state.stopRequests = []
+          }
         }
-      }
-      if anyActive || !scheduler.isQuiet {
-        idleSince = link.hostNow
-      } else if handlers.autoShutdown, let since = idleSince, link.hostNow - since >= configuration.idleTimeout {
-        idleStop = true
-      }
-      return (batches, ())
+        if anyActive || !scheduler.isQuiet {
+          state.idleSince = hostNow
+        } else if state.handlers.autoShutdown, let since = state.idleSince, hostNow - since >= configuration.idleTimeout {
+          idleStop = true
+        }
+        return (batches, ())
       }
     }
     route(marks)
-    lock.withLock { forgetReleasedPlayers() }
+    forgetReleasedPlayers()
     for completion in completions { completion(nil) }
     finish(notify: notify, stops: stops)
     if idleStop {
       halt()
-      lock.withLock { handlers.stopped }?(.idleTimeout)
+      state.withLock { $0.handlers.stopped }?(.idleTimeout)
     }
   }
 
   /// Stops everything after a failure and tells the handlers.
   func fail(_ reason: HapticEngineStoppedReason, _ error: HapticEngineError) {
-    let wasRunning = lock.withLock { running }
+    let wasRunning = isRunning
     halt()
     silenceAudio()
-    let (stopped, completions) = lock.withLock { () -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, [@Sendable ((any Error)?) -> Void]) in
-      let list = players.values.compactMap { $0.invalid ? nil : $0.completion }
-      for id in players.keys { players[id]?.invalid = true }
-      return (handlers.stopped, list)
+    let (stopped, completions) = state.withLock {
+      state -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, [@Sendable ((any Error)?) -> Void]) in
+      let list = state.players.values.compactMap { $0.invalid ? nil : $0.completion }
+      for id in state.players.keys { state.players[id]?.invalid = true }
+      return (state.handlers.stopped, list)
     }
     for completion in completions { completion(error) }
     if wasRunning { stopped?(reason) }
@@ -266,12 +281,11 @@ extension HapticEngine {
     case .disconnected(let reason):
       fail(.boardDisconnected, HapticEngineError(.serverInterrupted, "\(capabilities.boardID): \(reason)"))
     case .boardReset:
-      let wasRunning = lock.withLock { running }
-      guard wasRunning else { return }
+      guard isRunning else { return }
       halt()
-      let reset = lock.withLock { () -> (@Sendable () -> Void)? in
-        for id in players.keys { players[id]?.invalid = true }
-        return handlers.reset
+      let reset = state.withLock { state -> (@Sendable () -> Void)? in
+        for id in state.players.keys { state.players[id]?.invalid = true }
+        return state.handlers.reset
       }
       reset?()
     }
@@ -279,13 +293,13 @@ extension HapticEngine {
 
   func handle(_ message: WireMessage) {
     if case .status(let status) = message {
-      lock.withLock {
-        if statusAtStartPending {
-          statusAtStart = status
-          statusAtStartPending = false
+      state.withLock { state in
+        if state.statusAtStartPending {
+          state.statusAtStart = status
+          state.statusAtStartPending = false
         }
-        lastStatus = status
-        statusCount += 1
+        state.lastStatus = status
+        state.statusCount += 1
       }
     }
   }
@@ -297,10 +311,10 @@ extension HapticEngine {
 
   /// ``report`` after asking the board for a fresh status, waiting for it up to `timeout`.
   public func reportWithBoardStatus(timeout: Double) -> Report {
-    let before = lock.withLock { statusCount }
+    let before = state.withLock { $0.statusCount }
     requestStatus()
     let deadline = link.hostNow + timeout
-    while lock.withLock({ statusCount }) == before && link.hostNow < deadline { usleep(2_000) }
+    while state.withLock({ $0.statusCount }) == before && link.hostNow < deadline { usleep(2_000) }
     return report
   }
 }

@@ -1,6 +1,6 @@
 import HapticRenderer
 import HapticWire
-import Synchronization
+import HapticLocks
 
 /// One ordered path to the board.
 ///

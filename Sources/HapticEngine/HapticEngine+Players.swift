@@ -1,6 +1,6 @@
 import Foundation
 import HapticAHAP
-import Synchronization
+import HapticLocks
 public import HapticCore
 import HapticRenderer
 
@@ -42,11 +42,12 @@ extension HapticEngine {
     } catch {
       throw HapticEngineError(.invalidPatternData, error.description)
     }
-    return lock.withLock {
-      let id = nextPlayerID
-      nextPlayerID += 1
-      players[id] = EnginePlayer(pattern: pattern, channels: channels)
-      scheduler?.add(PlayerTrack(id: id, pattern: pattern, profile: profile, channels: channels))
+    let track = { (id: Int) in PlayerTrack(id: id, pattern: pattern, profile: self.profile, channels: channels) }
+    return state.withLock { state in
+      let id = state.nextPlayerID
+      state.nextPlayerID += 1
+      state.players[id] = EnginePlayer(pattern: pattern, channels: channels)
+      state.scheduler?.add(track(id))
       return id
     }
   }
@@ -80,18 +81,18 @@ extension HapticEngine {
     let linkLead = startLead(for: action)
     let (wasQuiet, marks) = try computeAndSend {
       () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: (Bool, [(id: Int, mark: AudioMark)])) in
-      lock.lock()
-      defer { lock.unlock() }
-      guard let player = players[id], !player.invalid else {
+      let backlog = wireBacklogFrames
+      return try state.withLock { state throws(HapticEngineError) in
+      guard let player = state.players[id], !player.invalid else {
         throw HapticEngineError(.invalidPatternPlayer, "player \(id) is no longer valid (the board was reset or lost)")
       }
-      guard running, var scheduler = scheduler.take() else { throw .notRunning("player \(id)") }
-      defer { self.scheduler = scheduler }
+      guard state.running, var scheduler = state.scheduler.take() else { throw .notRunning("player \(id)") }
+      defer { state.scheduler = scheduler }
       guard let now = nowFrame() else { throw HapticEngineError(.engineNotRunning, "no clock sync with the board") }
       switch action {
-      case .start: players[id]?.reported = false
-      case .rate(let rate): players[id]?.rate = rate
-      case .mute(let flag): players[id]?.muted = flag
+      case .start: state.players[id]?.reported = false
+      case .rate(let rate): state.players[id]?.rate = rate
+      case .mute(let flag): state.players[id]?.muted = flag
       default: break
       }
       // A start with audio waits out the audio output's queue, so sound and drive begin
@@ -102,16 +103,17 @@ extension HapticEngine {
       let asked = frame(at: time, now: now)
       let pending = player.pending.filter { $0.at >= now }
       let after = pending.filter { $0.asked <= asked }.map(\.at).max() ?? now
-      let at = max(asked, now + max(audioLead(for: action, player: id), linkLead), after)
+      let at = max(asked, now + max(audioLead(for: action, player: player, audio: state.audio), linkLead), after)
       // From quiet the loop sleeps the idle period, longer than what this change queues: wake
       // it to work out its next pass (while something plays its deadline still holds: a
       // replace re-renders up to the same head).
       let wasQuiet = scheduler.isQuiet
-      scheduler.wireBacklog = wireBacklogFrames
+      scheduler.wireBacklog = backlog
       let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now)
-      players[id]?.pending = pending + [(asked, placed)]
+      state.players[id]?.pending = pending + [(asked, placed)]
       let marks = scheduler.takeAudioMarks()
       return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
+      }
     }
     route(marks)
     if wasQuiet { wakeLoop() }
@@ -120,11 +122,12 @@ extension HapticEngine {
   /// Drops a player's pending actions and stops it now.
   func cancel(player id: Int) throws(HapticEngineError) {
     computeAndSend {
-      lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
-        players[id]?.pending = []
-        guard running, let now = nowFrame() else { return ([], ()) }
-        scheduler?.wireBacklog = wireBacklogFrames
-        return (scheduler?.modify(at: now, now: now) { $0.clearActions(track: id) } ?? [], ())
+      let backlog = wireBacklogFrames
+      return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
+        state.players[id]?.pending = []
+        guard state.running, let now = nowFrame() else { return ([], ()) }
+        state.scheduler?.wireBacklog = backlog
+        return (state.scheduler?.modify(at: now, now: now) { $0.clearActions(track: id) } ?? [], ())
       }
     }
     try perform(.stop, player: id, at: 0)
@@ -134,16 +137,19 @@ extension HapticEngine {
   /// object has none of its own, so two threads setting one each lose neither).
   func setLoop(player id: Int, enabled: Bool? = nil, end: Double? = nil) {
     let marks = computeAndSend {
-      lock.withLock { () -> (batches: [StreamScheduler.Batch], result: [(id: Int, mark: AudioMark)]) in
-        guard players[id] != nil else { return ([], []) }
-        var loop = players[id]?.loop ?? (false, 0)
+      let backlog = wireBacklogFrames
+      return state.withLock { state -> (batches: [StreamScheduler.Batch], result: [(id: Int, mark: AudioMark)]) in
+        guard state.players[id] != nil else { return ([], []) }
+        var loop = state.players[id]?.loop ?? (false, 0)
         if let enabled { loop.enabled = enabled }
         if let end { loop.end = end }
-        players[id]?.loop = loop
-        guard running, let now = nowFrame() else { return ([], []) }
-        scheduler?.wireBacklog = wireBacklogFrames
-        let batches = scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
-        return (batches, takeAudioMarks())
+        state.players[id]?.loop = loop
+        guard state.running, let now = nowFrame() else { return ([], []) }
+        state.scheduler?.wireBacklog = backlog
+        let batches =
+          state.scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
+        let marks = state.scheduler?.takeAudioMarks() ?? []
+        return (batches, configuration.audioOutput == nil ? [] : marks)
       }
     }
     route(marks)
@@ -151,23 +157,23 @@ extension HapticEngine {
 
   /// A player's loop settings (off, wrapping at the end, until set).
   func loop(player id: Int) -> (enabled: Bool, end: Double) {
-    lock.withLock { players[id]?.loop ?? (false, 0) }
+    state.withLock { $0.players[id]?.loop ?? (false, 0) }
   }
 
   /// A player's playback rate: kept whether or not the engine runs, applied now if it does.
   func setRate(player id: Int, _ rate: Double) {
-    lock.withLock { players[id]?.rate = rate }
+    state.withLock { $0.players[id]?.rate = rate }
     try? perform(.rate(rate), player: id, at: 0)
   }
 
   /// A player's playback rate (1 until set).
   func rate(player id: Int) -> Double {
-    lock.withLock { players[id]?.rate ?? 1 }
+    state.withLock { $0.players[id]?.rate ?? 1 }
   }
 
   func startTime(player id: Int) -> Double? {
-    lock.withLock {
-      guard let scheduler else { return nil }
+    state.withLock { state in
+      guard let scheduler = state.scheduler else { return nil }
       let track = scheduler.head.tracks.first { $0.id == id }
       let pending = track?.actions.last { if case .start = $0.action { return true } else { return false } }?.frame
       return (pending ?? track?.startedAt).map { Double($0) * framePeriod }
@@ -176,48 +182,38 @@ extension HapticEngine {
 
   /// The player object `id` was deallocated: what it started plays on (its completion handler
   /// still runs), then the engine forgets it (``forgetReleasedPlayers()``). Takes only
-  /// `releasedIDs`' lock, so it is safe from any thread, the engine's lock held or not.
+  /// `releasedIDs`' lock, so it is safe from any thread, the engine's state locked or not.
   func release(player id: Int) {
     releasedIDs.withLock { $0.append(id) }
   }
 
-  /// Forgets released players whose tracks are done (no pending command, not playing or
-  /// paused, end reported) and drops their tracks. Call with the lock held; does nothing
-  /// (no allocation) while no player was released.
+  /// Forgets released players whose tracks are done (``State/forgetReleasedPlayers(_:)``).
+  /// What they held (their handlers) is dropped after the state is unlocked: a handler's
+  /// captures may reach back into the engine when they go.
   func forgetReleasedPlayers() {
     let newlyReleased = releasedIDs.withLock { ids -> [Int] in
       guard !ids.isEmpty else { return [] }
       defer { ids.removeAll() }
       return ids
     }
-    for id in newlyReleased where players[id]?.released == false {
-      players[id]?.released = true
-      releasedPlayers += 1
-    }
-    guard releasedPlayers > 0, var scheduler = scheduler.take() else { return }
-    defer { self.scheduler = scheduler }
-    let tracks = scheduler.tracks
-    var forgotten = false
-    for (id, handlers) in players where handlers.released {
-      if let track = tracks.first(where: { $0.id == id }) {
-        guard track.actions.isEmpty, track.state == .finished || track.state == .idle, handlers.reported else { continue }
-      }
-      players[id] = nil
-      releasedPlayers -= 1
-      forgotten = true
-    }
-    if forgotten { scheduler.prune(keeping: Set(players.keys)) }
+    let forgotten = state.withLock { $0.forgetReleasedPlayers(newlyReleased) }
+    withExtendedLifetime(forgotten) {}
   }
 
   func isMuted(player id: Int) -> Bool {
-    lock.withLock { scheduler?.tracks.first { $0.id == id }?.muted ?? false }
+    state.withLock { $0.scheduler?.tracks.first { $0.id == id }?.muted ?? false }
   }
 
   func completion(player id: Int) -> (@Sendable ((any Error)?) -> Void)? {
-    lock.withLock { players[id]?.completion }
+    state.withLock { $0.players[id]?.completion }
   }
 
+  /// Sets a player's completion handler; the one it replaces goes after the state is unlocked.
   func setCompletion(player id: Int, _ handler: (@Sendable ((any Error)?) -> Void)?) {
-    lock.withLock { players[id]?.completion = handler }
+    let replaced = state.withLock { state -> (@Sendable ((any Error)?) -> Void)? in
+      defer { state.players[id]?.completion = handler }
+      return state.players[id]?.completion
+    }
+    withExtendedLifetime(replaced) {}
   }
 }

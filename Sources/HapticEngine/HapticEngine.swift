@@ -1,9 +1,8 @@
 import Foundation
 import HapticCore
-import Synchronization
+import HapticLocks
 public import HapticAudio
 public import HapticRenderer
-import HapticSimulator
 public import HapticWire
 
 /// Core Haptics' engine over a board: players, a streaming scheduler that keeps the board's
@@ -11,7 +10,7 @@ public import HapticWire
 ///
 /// Times (`currentTime`, every `atTime:`) are **board seconds** (the board clock via clock
 /// sync). Handlers run on the engine's loop thread or a link thread, never with a lock held.
-public final class HapticEngine: @unchecked Sendable {
+public final class HapticEngine: Sendable {
   /// Scheduling settings.
   public struct Configuration: Sendable {
     /// How far ahead of the board clock drive is rendered and queued, at least (20–50 ms is
@@ -75,87 +74,20 @@ public final class HapticEngine: @unchecked Sendable {
   /// The renderer profile in use.
   public var profile: BoardProfile { link.profile }
   let configuration: Configuration
-  let lock = NSLock()
+  /// What the engine's threads share.
+  let state = Locked(State())
   /// The board's order: held while batches are computed and sent (``computeAndSend(_:)``),
-  /// always before ``lock``.
-  let sendOrder = Mutex(())
-  var scheduler: StreamScheduler?
-  /// The scheduler's counters when the engine last stopped (a reset, a disconnect, a stop).
-  var countersAtHalt: StreamScheduler.Counters?
-  var running = false
-  var nextPlayerID = 1
-  /// Every player the engine knows, by id.
-  var players: [Int: EnginePlayer] = [:]
-  /// `notifyWhenPlayersFinished` handlers waiting for every player to finish, in order.
-  var finishHandlers: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
-  /// `stop(completionHandler:)` requests waiting for every player to finish and the drive to
-  /// come to rest.
-  var stopRequests: [(@Sendable ((any Error)?) -> Void)?] = []
-  var idleSince: Double?
-  var loop: Thread?
-  /// Which loop thread is current: a thread whose generation is not this one ends (a start
-  /// from inside a handler on the loop thread starts a new loop while the old one unwinds).
-  var loopGeneration = 0
+  /// always before ``state``.
+  let sendOrder = Locked(())
   /// What the loop sleeps on between passes (``wakeLoop()`` ends the sleep early).
   let loopWake = DispatchSemaphore(value: 0)
-  var loopStop = false
-  var lastStatus: BoardStatus?
-  /// The board's status when the engine started (its counters are since boot), once answered.
-  var statusAtStart: BoardStatus?
-  /// A status requested at the start is still to come.
-  var statusAtStartPending = false
-  /// The largest lookahead the scheduler used since the start, frames.
-  var lookaheadPeak = 0
-  var statusCount = 0
-  var handlers = Handlers()
-  /// Audio settings.
-  var audio = (hapticsOnly: false, muted: false)
   /// Seconds per board frame, and board ticks per frame.
   let framePeriod: Double
   let ticksPerFrame: UInt64
-
-  struct Handlers {
-    var stopped: (@Sendable (HapticEngineStoppedReason) -> Void)?
-    var reset: (@Sendable () -> Void)?
-    var autoShutdown = false
-    var muted = false
-  }
-
-  /// Everything the engine keeps about one player (its track lives in the scheduler, and is
-  /// rebuilt from this when the engine starts again).
-  struct EnginePlayer {
-    /// The pattern it plays.
-    let pattern: HapticPattern
-    /// The channels it plays on.
-    let channels: [Int]
-    var completion: (@Sendable ((any Error)?) -> Void)?
-    /// Whether its last finish was reported (or it has not been started).
-    var reported = true
-    /// Invalidated by a board reset or a lost link.
-    var invalid = false
-    /// The player object is gone: forget it once its track has finished and its completion
-    /// was reported.
-    var released = false
-    /// Settings that survive an engine stop and start.
-    var loop: (enabled: Bool, end: Double)?
-    var rate = 1.0
-    /// Actions scheduled and not yet due: the frame asked for (before any lead was added) and
-    /// the frame they take effect. An action never takes effect before one asked for earlier
-    /// or at the same time (``HapticEngine/perform(_:player:at:)``).
-    var pending: [(asked: Int, at: Int)] = []
-    var muted = false
-    /// The pattern's audio events mixed into one track from its start, per playback rate
-    /// (rendered when first needed; `[]` when it has none).
-    var audioTracks: [Double: [Float]] = [:]
-    /// The audio marks already put on the output (recent ones).
-    var routedAudio: [AudioMark] = []
-  }
-  /// How many released players are still remembered (their tracks may still play).
-  var releasedPlayers = 0
   /// Players whose objects were deallocated, not yet marked in `players`. Its own lock, never
-  /// the engine's: a player can be deallocated while the engine's lock is held (a handler that
-  /// captured it, dropped under the lock), and NSLock does not nest.
-  let releasedIDs = Mutex<[Int]>([])
+  /// the engine's: a player can be deallocated while the engine's state is locked (a handler
+  /// that captured it, dropped under the lock), and a lock does not nest.
+  let releasedIDs = Locked<[Int]>([])
 
   /// An engine over `link`.
   ///
@@ -179,23 +111,13 @@ public final class HapticEngine: @unchecked Sendable {
   /// the engine only while it works, never while it sleeps, so dropping the last reference
   /// frees it (an engine made per view and never closed no longer leaks two threads).
   deinit {
-    lock.withLock {
-      running = false
-      loopStop = true
-      loopGeneration += 1
+    state.withLock {
+      $0.running = false
+      $0.loopStop = true
+      $0.loopGeneration += 1
     }
     loopWake.signal()
     link.close(stopDrive: true)
-  }
-
-  /// An engine on the in-process simulator in real time (`hapticctl send --sim`). With
-  /// `logsDrive` the simulated board keeps every change of its drive (``SimulatorBoardLink/snapshot``'s
-  /// drive log: onsets can be measured against the pattern; it grows with what is played).
-  public static func simulated(
-    profile: BoardProfile = .simLRA, configuration: Configuration = Configuration(), logsDrive: Bool = false
-  ) throws(HapticEngineError) -> HapticEngine {
-    let link = try SimulatorBoardLink(configuration: .init(profile: profile), clock: .realTime, logsDrive: logsDrive)
-    return try HapticEngine(link: link, configuration: configuration)
   }
 
   /// An engine on the board at a serial port or pseudo-terminal.
@@ -210,33 +132,34 @@ public final class HapticEngine: @unchecked Sendable {
 
   /// Called when the engine stops without being asked to (not after ``stop()``).
   public var stoppedHandler: (@Sendable (HapticEngineStoppedReason) -> Void)? {
-    get { lock.withLock { handlers.stopped } }
-    set { lock.withLock { handlers.stopped = newValue } }
+    get { state.withLock { $0.handlers.stopped } }
+    set { state.withLock { $0.handlers.stopped = newValue } }
   }
 
   /// Called after the board restarted or reconnected: players are invalid, recreate them and
   /// start the engine again (Core Haptics' contract).
   public var resetHandler: (@Sendable () -> Void)? {
-    get { lock.withLock { handlers.reset } }
-    set { lock.withLock { handlers.reset = newValue } }
+    get { state.withLock { $0.handlers.reset } }
+    set { state.withLock { $0.handlers.reset = newValue } }
   }
 
   /// Stop after ``Configuration/idleTimeout`` without playing; the next player start restarts.
   public var isAutoShutdownEnabled: Bool {
-    get { lock.withLock { handlers.autoShutdown } }
-    set { lock.withLock { handlers.autoShutdown = newValue } }
+    get { state.withLock { $0.handlers.autoShutdown } }
+    set { state.withLock { $0.handlers.autoShutdown = newValue } }
   }
 
   /// Mute every player (they keep their place).
   public var isMutedForHaptics: Bool {
-    get { lock.withLock { handlers.muted } }
+    get { state.withLock { $0.handlers.muted } }
     set {
       computeAndSend {
-        lock.withLock { () -> (batches: [StreamScheduler.Batch], result: Void) in
-          handlers.muted = newValue
-          guard running, let now = nowFrame() else { return ([], ()) }
-          scheduler?.wireBacklog = wireBacklogFrames
-          return (scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? [], ())
+        let backlog = wireBacklogFrames
+        return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
+          state.handlers.muted = newValue
+          guard state.running, let now = nowFrame() else { return ([], ()) }
+          state.scheduler?.wireBacklog = backlog
+          return (state.scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? [], ())
         }
       }
     }
@@ -245,17 +168,17 @@ public final class HapticEngine: @unchecked Sendable {
   /// Ignore audio events (they play only with an ``Configuration/audioOutput``); takes effect
   /// for players started afterwards. Default false, as Apple's.
   public var playsHapticsOnly: Bool {
-    get { lock.withLock { audio.hapticsOnly } }
-    set { lock.withLock { audio.hapticsOnly = newValue } }
+    get { state.withLock { $0.audio.hapticsOnly } }
+    set { state.withLock { $0.audio.hapticsOnly = newValue } }
   }
 
   /// Mute every player's audio (what is scheduled is silenced; later starts play none).
   public var isMutedForAudio: Bool {
-    get { lock.withLock { audio.muted } }
+    get { state.withLock { $0.audio.muted } }
     set {
-      let ids = lock.withLock { () -> [Int] in
-        audio.muted = newValue
-        return newValue ? Array(players.keys) : []
+      let ids = state.withLock { state -> [Int] in
+        state.audio.muted = newValue
+        return newValue ? Array(state.players.keys) : []
       }
       for id in ids { configuration.audioOutput?.cancel(tag: id, after: 0) }
     }
@@ -267,15 +190,15 @@ public final class HapticEngine: @unchecked Sendable {
   }
 
   /// Whether the engine is running.
-  public var isRunning: Bool { lock.withLock { running } }
+  public var isRunning: Bool { state.withLock { $0.running } }
 
   /// What the engine did so far: this run's rendering, or once stopped (by the client, a board
   /// reset or a disconnect) the last run's, until it starts again.
   public var report: Report {
     let statistics = link.statistics
-    return lock.withLock {
+    return state.withLock { state in
       var report = Report()
-      if let counters = scheduler?.counters ?? countersAtHalt {
+      if let counters = state.scheduler?.counters ?? state.countersAtHalt {
         report.framesRendered = counters.framesRendered
         report.segments = counters.segments
         report.replaces = counters.replaces
@@ -284,10 +207,10 @@ public final class HapticEngine: @unchecked Sendable {
       report.wireBytes = statistics.bytesSent
       report.retransmissions = statistics.retransmissions
       report.recoveries = statistics.recoveries
-      report.lookahead = Double(lookaheadPeak) * framePeriod
-      if let last = lastStatus {
+      report.lookahead = Double(state.lookaheadPeak) * framePeriod
+      if let last = state.lastStatus {
         // Per channel, modulo 2¹⁶ (the board's counters wrap).
-        let first = statusAtStart?.channels ?? []
+        let first = state.statusAtStart?.channels ?? []
         for (index, channel) in last.channels.enumerated() {
           let base = index < first.count ? first[index] : nil
           report.boardUnderruns += Int(channel.underruns &- (base?.underruns ?? 0))
@@ -298,7 +221,7 @@ public final class HapticEngine: @unchecked Sendable {
     }
   }
 
-  /// The board frame now (nil before clock sync). Call with the lock held or not: reads the link.
+  /// The board frame now (nil before clock sync). With the state locked or not: reads the link.
   func nowFrame() -> Int? {
     guard let seconds = link.boardSeconds(atHost: link.hostNow) else { return nil }
     return Int((seconds / framePeriod).rounded(.down))

@@ -2,7 +2,7 @@ import Foundation
 import HapticCore
 public import HapticRenderer
 public import HapticTransport
-import Synchronization
+import HapticLocks
 public import HapticWire
 
 /// A board link over a serial port or pseudo-terminal: probes the board (haptics refused when
@@ -93,7 +93,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
       var message: (@Sendable (WireMessage) -> Void)?
       var event: (@Sendable (BoardLinkEvent) -> Void)?
     }
-    let handlers = Mutex(Handlers())
+    let handlers = Locked(Handlers())
   }
 
   public var hostNow: Double { connection.now }

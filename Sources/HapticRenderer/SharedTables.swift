@@ -1,4 +1,4 @@
-import Synchronization
+import HapticLocks
 
 /// Tables the renderer derives from a board's actuator (perceptual maps, resonator responses),
 /// computed once per process and shared: every render of a board needs the same few hundred
@@ -10,7 +10,7 @@ import Synchronization
 final class SharedTables<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// Distinct keys kept before the cache is emptied.
   let capacity: Int
-  private let entries = Mutex<[Key: Value]>([:])
+  private let entries = Locked<[Key: Value]>([:])
 
   init(capacity: Int = 32) {
     self.capacity = capacity

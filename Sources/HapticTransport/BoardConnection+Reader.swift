@@ -1,6 +1,6 @@
 import Foundation
 import HapticWire
-import Synchronization
+import HapticLocks
 
 /// The connection's reader thread: frames in, acknowledgements, resends, clock queries and
 /// heartbeats out — written in the wire's order, like every send.
@@ -78,7 +78,7 @@ extension BoardConnection {
     }
     pass.outgoing += state.link.poll(now: t).bytes
     // Clock queries: quickly while synchronising, then about once a second.
-    if let due = nextClockQuery(state), t >= due, state.pendingQueries.isEmpty || t - state.lastClockQuery > 1 {
+    if !state.closing, let due = nextClockQuery(state), t >= due, state.pendingQueries.isEmpty || t - state.lastClockQuery > 1 {
       state.pendingQueries = [state.nextQuery: t]
       pass.outgoing += state.link.send(.clockQuery(id: state.nextQuery), now: t)
       state.nextQuery &+= 1
@@ -87,7 +87,7 @@ extension BoardConnection {
     }
     // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
     // (then polls and resends feed the watchdog; a heartbeat would wait behind them).
-    if t - state.lastSent >= configuration.watchdog / 4 && state.link.unacknowledged == 0 {
+    if !state.closing && t - state.lastSent >= configuration.watchdog / 4 && state.link.unacknowledged == 0 {
       pass.outgoing += state.link.send(.heartbeat, now: t)
       state.lastSent = t
     }

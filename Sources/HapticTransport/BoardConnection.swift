@@ -1,6 +1,6 @@
 import Foundation
 public import HapticWire
-import Synchronization
+import HapticLocks
 
 /// A live link to a board: a reader thread feeding the reliable link, heartbeats while idle (so
 /// the board's watchdog stays quiet only as long as the host is alive), periodic clock queries
@@ -46,6 +46,9 @@ public final class BoardConnection: Sendable {
     /// answers when a new session starts, and a stale answer must not pass for a fresh sample.
     var nextQuery = UInt16.random(in: 1...UInt16.max)
     var closed = false
+    /// `close()` has begun: its `stop` is the last frame the host sends (no heartbeat or clock
+    /// query after it).
+    var closing = false
     /// The reader thread, once it runs, and whether it has ended.
     var reader: pthread_t?
     var readerEnded = false
@@ -53,13 +56,13 @@ public final class BoardConnection: Sendable {
 
   let transport: any ByteTransport
   let configuration: Configuration
-  let state: Mutex<State>
+  let state: Locked<State>
   /// The wire's order: held from the moment a frame is numbered (``state``'s link) until its
   /// bytes are written, by every writer — the senders and the reader thread (acknowledgements,
   /// resends, heartbeats, clock queries). Frames therefore leave in the order they were
   /// numbered, and two writes never interleave on a full port. Always taken before ``state``,
   /// never while holding it, and never held while a callback runs.
-  let wireOrder = Mutex(())
+  let wireOrder = Locked(())
   let start: Double
   let onMessage: @Sendable (WireMessage) -> Void
   let onEvent: @Sendable (Event) -> Void
@@ -84,7 +87,7 @@ public final class BoardConnection: Sendable {
     self.transport = transport
     self.configuration = configuration
     start = origin ?? MonotonicTime.seconds()
-    state = Mutex(
+    state = Locked(
       State(
         link: continuing ?? ReliableLink.host(configuration: configuration.link),
         sync: clockFrequency.map { ClockSync(clockFrequency: $0) }))
@@ -135,6 +138,7 @@ public final class BoardConnection: Sendable {
   /// Sends `stop` for every channel (unless `stopDrive` is false), waits up to `timeout` for it
   /// to be acknowledged, and closes the port.
   public func close(stopDrive: Bool = true, timeout: Double = 0.25) {
+    state.withLock { $0.closing = true }
     if stopDrive, (try? send(.stop(channels: 0xFF))) != nil {
       let deadline = now + timeout
       while now < deadline && state.withLock({ $0.link.unacknowledged > 0 && !$0.closed }) { usleep(1000) }

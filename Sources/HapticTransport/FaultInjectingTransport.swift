@@ -1,18 +1,18 @@
 public import HapticWire
-import Synchronization
+import HapticLocks
 
 /// Wraps a transport and damages what it writes: drops, bit flips and duplicated bytes (a
 /// seeded ``HapticWire/FaultModel``), plus an optional disconnect after a number of writes.
 /// For tests of the reliable link and the probe over a bad line.
 public final class FaultInjectingTransport: ByteTransport {
   private let inner: any ByteTransport
-  private let state: Mutex<(faults: FaultModel, writes: Int)>
+  private let state: Locked<(faults: FaultModel, writes: Int)>
   private let disconnectAfterWrites: Int?
 
   /// Wraps `inner`.
   public init(_ inner: any ByteTransport, faults: FaultModel, disconnectAfterWrites: Int? = nil) {
     self.inner = inner
-    state = Mutex((faults, 0))
+    state = Locked((faults, 0))
     self.disconnectAfterWrites = disconnectAfterWrites
   }
 

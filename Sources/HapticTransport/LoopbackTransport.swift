@@ -1,4 +1,4 @@
-import Synchronization
+import HapticLocks
 
 #if canImport(Glibc)
   import Glibc
@@ -11,13 +11,13 @@ public final class LoopbackTransport: ByteTransport {
       var bytes: [UInt8] = []
       var closed = false
     }
-    let state = Mutex(State())
+    let state = Locked(State())
   }
 
   public let name: String
   private let incoming: Pipe
   private let outgoing: Pipe
-  private let closedHere = Mutex(false)
+  private let closedHere = Locked(false)
 
   private init(name: String, incoming: Pipe, outgoing: Pipe) {
     self.name = name

@@ -1,5 +1,5 @@
 import CHapticPosix
-import Synchronization
+import HapticLocks
 
 import Glibc
 
@@ -19,7 +19,7 @@ public final class TTYTransport: ByteTransport {
   public let name: String
   private let descriptor: Int32
   private let closesDescriptor: Bool
-  private let isClosed = Mutex(false)
+  private let isClosed = Locked(false)
   private let onClose: (@Sendable () -> Void)?
 
   /// Opens `path` at `baud`.

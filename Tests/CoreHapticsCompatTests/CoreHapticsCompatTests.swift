@@ -4,6 +4,7 @@ import HapticAHAP
 import HapticAudio
 import HapticCore
 import HapticEngine
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
 import HapticTestSupport

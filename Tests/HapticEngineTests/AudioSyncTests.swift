@@ -1,6 +1,7 @@
 import Foundation
 import HapticAudio
 import HapticCore
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
 import HapticTestSupport

@@ -1,5 +1,7 @@
 import Foundation
 import HapticCore
+import HapticEngineSimulator
+import HapticLocks
 import HapticRenderer
 import HapticSimulator
 import Testing
@@ -51,7 +53,7 @@ struct ChannelPlayerTests {
     let a = try h.engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.continuous(0.3)]), channels: [0])
     let b = try h.engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.transient(at: 0)]), channels: [1])
     /// Segments the scheduler has sent so far.
-    func sent() -> Int { h.engine.lock.withLock { h.engine.scheduler?.counters.segments ?? -1 } }
+    func sent() -> Int { h.engine.state.withLock { $0.scheduler?.counters.segments ?? -1 } }
     let before = sent()
     for player in [a, b] {
       player.playbackRate = 1

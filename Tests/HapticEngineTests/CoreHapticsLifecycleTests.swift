@@ -1,8 +1,9 @@
 import Foundation
 import HapticCore
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
-import Synchronization
+import HapticLocks
 import Testing
 
 @testable import HapticEngine
@@ -64,7 +65,7 @@ import Testing
     defer { engine.close() }
     let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [EngineHarness.continuous(1)]))
     let completions = Recorder<Int>()
-    let run = Mutex(0)
+    let run = Locked(0)
     player.completionHandler = { _ in completions.append(run.withLock { $0 }) }
     var wrong = 0
     for index in 1...200 {
@@ -116,19 +117,19 @@ import Testing
   func droppedEngineFreesThreads() throws {
     // The engines' own loop threads (other suites run engines in parallel, so the process's
     // thread count would not tell).
-    var loops: [Thread] = []
+    var loops: [HapticEngine.LoopThread] = []
     for _ in 0..<5 {
       let (engine, _) = try Self.realTimeEngine()
       try engine.start()
       let player = try engine.makePlayer(with: HapticPattern(events: [EngineHarness.transient(at: 0)]))
       try player.start(atTime: 0)
       usleep(30_000)
-      let loop = try #require(engine.lock.withLock { engine.loop })
-      #expect(!loop.isFinished)
+      let loop = try #require(engine.state.withLock { $0.loop })
+      #expect(!loop.hasEnded)
       loops.append(loop)
       withExtendedLifetime(player) {}
     }
-    #expect(Self.eventually(2) { loops.allSatisfy(\.isFinished) }, "loop threads left behind")
+    #expect(Self.eventually(2) { loops.allSatisfy(\.hasEnded) }, "loop threads left behind")
   }
 
   @Test("start() from the stopped handler (idle timeout) leaves one loop thread", .timeLimit(.minutes(1)))
@@ -140,26 +141,19 @@ import Testing
     defer { engine.close() }
     engine.isAutoShutdownEnabled = true
     let restarts = Recorder<Bool>()
-    let loops = Recorder<ThreadBox>()
+    let loops = Recorder<HapticEngine.LoopThread>()
     engine.stoppedHandler = { [weak engine] reason in
       guard reason == .idleTimeout, let engine, restarts.all.count < 3 else { return }
       restarts.append((try? engine.start()) != nil)
-      if let loop = engine.lock.withLock({ engine.loop }) { loops.append(ThreadBox(loop)) }
+      if let loop = engine.state.withLock({ $0.loop }) { loops.append(loop) }
     }
     try engine.start()
-    let first = try #require(engine.lock.withLock { engine.loop })
+    let first = try #require(engine.state.withLock { $0.loop })
     #expect(Self.eventually(3) { restarts.all.count == 3 })
     #expect(restarts.all == [true, true, true])
     // Every loop but the last one has ended (the last stopped on the final idle timeout).
-    let all = [first] + loops.all.map(\.thread)
+    let all = [first] + loops.all
     #expect(all.count == 4)
-    #expect(Self.eventually(1) { all.dropLast().allSatisfy(\.isFinished) }, "extra loop threads")
+    #expect(Self.eventually(1) { all.dropLast().allSatisfy(\.hasEnded) }, "extra loop threads")
   }
-}
-
-/// A thread handed from a handler to the test (Foundation's `Thread` is not `Sendable`; the test
-/// only reads `isFinished`).
-final class ThreadBox: @unchecked Sendable {
-  let thread: Thread
-  init(_ thread: Thread) { self.thread = thread }
 }

@@ -1,7 +1,8 @@
 import HapticCore
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
-import Synchronization
+import HapticLocks
 
 @testable import HapticEngine
 
@@ -56,7 +57,7 @@ struct EngineHarness {
 
 /// Collects values from handlers on other threads.
 final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  private let values = Locked<[Value]>([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HapticCore
 import HapticRenderer
 import PropertyBased
-import Synchronization
+import HapticLocks
 import Testing
 
 @testable import HapticEngine
@@ -64,7 +64,7 @@ import Testing
   }
 
   /// How many generated patterns made a player (the calls ran on those).
-  static let played = Mutex(0)
+  static let played = Locked(0)
 
   @Test("Random and extreme values never trap any engine or player call")
   func extremeValues() async throws {

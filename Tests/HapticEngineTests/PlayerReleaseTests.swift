@@ -1,5 +1,7 @@
 import Foundation
 import HapticCore
+import HapticEngineSimulator
+import HapticLocks
 import HapticRenderer
 import Testing
 
@@ -11,7 +13,7 @@ import Testing
 @Suite struct PlayerReleaseTests {
   /// Remembered players and scheduler tracks.
   static func counts(_ engine: HapticEngine) -> (players: Int, tracks: Int) {
-    engine.lock.withLock { (engine.players.count, engine.scheduler?.tracks.count ?? 0) }
+    engine.state.withLock { ($0.players.count, $0.scheduler?.tracks.count ?? 0) }
   }
 
   @Test func aDroppedPlayerPlaysOnThenIsForgotten() throws {

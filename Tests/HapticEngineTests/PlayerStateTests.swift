@@ -1,4 +1,5 @@
 import HapticCore
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
 import Testing

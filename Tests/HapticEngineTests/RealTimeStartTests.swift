@@ -1,5 +1,6 @@
 import Foundation
 import HapticCore
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
 import Testing

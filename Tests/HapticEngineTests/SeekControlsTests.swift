@@ -1,4 +1,5 @@
 import HapticCore
+import HapticEngineSimulator
 import Testing
 
 @testable import HapticEngine

@@ -2,7 +2,7 @@ import Foundation
 import HapticCore
 import HapticSimulator
 import HapticWire
-import Synchronization
+import HapticLocks
 import Testing
 
 @testable import HapticEngine
@@ -77,7 +77,7 @@ import Testing
     try player.start()
     usleep(200_000)
 
-    let replacing = Mutex(true)
+    let replacing = Locked(true)
     // Parameter replaces whose sends stall 25 ms each (see DelayedSendLink), 5–15 ms apart:
     // most of the time one is in flight, rendered before whatever another thread changes.
     let replaces = Thread {

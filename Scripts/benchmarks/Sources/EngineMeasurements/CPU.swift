@@ -1,6 +1,7 @@
 import BenchmarkWorkloads
 import Foundation
 import HapticEngine
+import HapticEngineSimulator
 import HapticSimulator
 
 /// Host CPU while streaming (issue 6, goal ≤ 1 % of a core for the engine).

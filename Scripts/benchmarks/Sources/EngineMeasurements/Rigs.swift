@@ -1,5 +1,6 @@
 import Foundation
 import HapticEngine
+import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
 import HapticTransport

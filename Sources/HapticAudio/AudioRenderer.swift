@@ -1,7 +1,5 @@
 import Foundation
-public import HapticAudio
 public import HapticCore
-import HapticRenderer
 
 /// Renders a pattern's audio events into one mono track aligned with the haptic timeline
 /// (`hapticctl simulate --audio`): `AudioCustom` events play their audio file (WAV, CAF, … read

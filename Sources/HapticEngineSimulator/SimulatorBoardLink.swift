@@ -1,5 +1,7 @@
 import Foundation
 import HapticCore
+public import HapticEngine
+import HapticLocks
 import HapticTransport
 public import HapticRenderer
 public import HapticSimulator
@@ -8,7 +10,7 @@ public import HapticWire
 /// A board link to the in-process simulator, through the real protocol (frames, reliable link,
 /// acknowledgements), on a virtual clock (tests: time moves only with ``advance(to:)``) or in
 /// real time (a thread runs the board, as `hapticctl send --sim` does).
-public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
+public final class SimulatorBoardLink: BoardLink, Sendable {
   /// How the simulated board's time passes.
   public enum Clock: Sendable {
     /// Only ``SimulatorBoardLink/advance(to:)`` moves time: deterministic, as fast as the CPU.
@@ -22,21 +24,23 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   private let clock: Clock
   /// True for a virtual-clock link (time moves only with ``advance(to:)``).
   public var isVirtual: Bool { clock == .virtual }
-  private let lock = NSLock()
-  private var board: SimulatedBoard
-  private var host: ReliableLink
-  private var decoder: FrameDecoder
-  private var virtualNow = 0.0
   private let started = MonotonicTime.seconds()
-  private var lastSent = 0.0
-  private var closed = false
-  /// Reset notices the board answered a send with, handed on at the next step: a link never
-  /// reports a reset from inside `send` (the engine's sender holds the board's order there,
-  /// and the reset handler may start the engine and send again).
-  private var deferredResets = 0
-  private var thread: Thread?
-  private var eventHandler: (@Sendable (BoardLinkEvent) -> Void)?
-  private var messageHandler: (@Sendable (WireMessage) -> Void)?
+  private let state: Locked<State>
+
+  /// What the link's callers and its board thread share.
+  private struct State: Sendable {
+    var wire: SimulatedWire
+    var virtualNow = 0.0
+    /// Reset notices the board answered a send with, handed on at the next step: a link never
+    /// reports a reset from inside `send` (the engine's sender holds the board's order there,
+    /// and the reset handler may start the engine and send again).
+    var deferredResets = 0
+    var eventHandler: (@Sendable (BoardLinkEvent) -> Void)?
+    var messageHandler: (@Sendable (WireMessage) -> Void)?
+    /// The real-time board thread, while it runs, and whether it has ended (after `close`).
+    var runThread: UInt?
+    var runEnded = false
+  }
 
   /// Boots a simulated board and identifies it.
   public init(configuration: SimulatorConfiguration, clock: Clock, logsDrive: Bool = false) throws(HapticEngineError) {
@@ -53,9 +57,7 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
     var decoder = FrameDecoder()
     let answer = host.receive(decoder.feed(board.receive(host.send(.identify, now: 0))), now: 0)
     _ = board.receive(answer.bytes)  // the host's acknowledgements
-    self.board = board
-    self.host = host
-    self.decoder = decoder
+    state = Locked(State(wire: SimulatedWire(board: board, host: host, decoder: decoder)))
     let announced = answer.frames.lazy.compactMap { try? WireMessage.decode(type: $0.type, payload: $0.payload) }
       .compactMap { message -> BoardCapabilities? in
         if case .capabilities(let capabilities) = message { return capabilities } else { return nil }
@@ -70,14 +72,15 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
     if clock == .realTime {
       let thread = Thread { [self] in self.run() }
       thread.name = "SimulatorBoardLink"
-      self.thread = thread
       thread.start()
+    } else {
+      state.withLock { $0.runEnded = true }
     }
   }
 
   public var hostNow: Double {
     switch clock {
-    case .virtual: return lock.withLock { virtualNow }
+    case .virtual: return state.withLock { $0.virtualNow }
     case .realTime: return elapsed()
     }
   }
@@ -87,7 +90,7 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   }
 
   public func boardSeconds(atHost t: Double) -> Double? {
-    lock.withLock { Double(board.boardTicks(at: t)) } / Double(capabilities.clockFrequency)
+    state.withLock { Double($0.wire.board.boardTicks(at: t)) } / Double(capabilities.clockFrequency)
   }
 
   /// The in-process board's clock is known exactly.
@@ -104,28 +107,28 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   static let realTimeLead = 0.005
 
   public func send(_ message: WireMessage) throws(HapticEngineError) {
-    let (messages, isClosed) = lock.withLock { () -> ([WireMessage], Bool) in
-      guard !closed else { return ([], true) }
-      let now = clock == .virtual ? virtualNow : elapsed()
-      lastSent = now
-      return (exchange(host.send(message, now: now), at: now), false)
+    let now = clock == .virtual ? nil : elapsed()
+    let messages = state.withLock { state -> [WireMessage]? in
+      guard !state.wire.closed else { return nil }
+      return state.wire.send(message, at: now ?? state.virtualNow)
     }
-    if isClosed { throw HapticEngineError(.serverInterrupted, "the simulated board link is closed") }
+    guard let messages else { throw HapticEngineError(.serverInterrupted, "the simulated board link is closed") }
     deliver(messages, inSend: true)
   }
 
   public func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) {
-    lock.withLock { eventHandler = handler }
+    state.withLock { $0.eventHandler = handler }
   }
 
   public func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) {
-    lock.withLock { messageHandler = handler }
+    state.withLock { $0.messageHandler = handler }
   }
 
   public var statistics: BoardLinkStatistics {
     let now = hostNow
-    return lock.withLock {
-      BoardLinkStatistics(
+    return state.withLock { state in
+      let host = state.wire.host
+      return BoardLinkStatistics(
         bytesSent: host.statistics.bytesSent, retransmissions: host.statistics.retransmissions,
         recoveries: host.statistics.recoveries, roundTrip: host.smoothedRTT,
         deliveryDelay: host.deliveryDelay.value(at: now), retransmitTimeout: host.retransmitTimeout)
@@ -133,92 +136,67 @@ public final class SimulatorBoardLink: BoardLink, @unchecked Sendable {
   }
 
   /// A copy of the simulated board now (drive log, counters, physics).
-  public var snapshot: SimulatedBoard { lock.withLock { board } }
+  public var snapshot: SimulatedBoard { state.withLock { $0.wire.board } }
 
   /// Virtual clock: runs the board (and the host side of the link: acknowledgements,
   /// heartbeats) up to host time `t`. In real time the board's thread does that; ignored.
   public func advance(to t: Double) {
     guard clock == .virtual else { return }
-    let messages = lock.withLock { () -> [WireMessage] in
-      virtualNow = max(virtualNow, t)
-      return step(at: virtualNow)
+    let messages = state.withLock { state -> [WireMessage] in
+      state.virtualNow = max(state.virtualNow, t)
+      return state.wire.step(at: state.virtualNow)
     }
     deliver(messages)
   }
 
   /// Simulates a board reset (brown-out) now.
   public func resetBoard() {
-    let messages = lock.withLock { () -> [WireMessage] in
-      board.reset(cause: .brownOut)
-      return step(at: clock == .virtual ? virtualNow : elapsed())
+    let now = clock == .virtual ? nil : elapsed()
+    let messages = state.withLock { state -> [WireMessage] in
+      state.wire.board.reset(cause: .brownOut)
+      return state.wire.step(at: now ?? state.virtualNow)
     }
     deliver(messages)
   }
 
   /// Simulates an unplugged cable: the link reports a disconnect and refuses to send.
   public func disconnect() {
-    let handler = lock.withLock { () -> (@Sendable (BoardLinkEvent) -> Void)? in
-      closed = true
-      return eventHandler
+    let handler = state.withLock { state -> (@Sendable (BoardLinkEvent) -> Void)? in
+      state.wire.closed = true
+      return state.eventHandler
     }
     handler?(.disconnected("the simulated board was disconnected"))
   }
 
   public func close(stopDrive: Bool) {
     if stopDrive { try? send(.stop(channels: 0xFF)) }
-    lock.withLock { closed = true }
-    if let thread, Thread.current != thread {
-      while !thread.isFinished { usleep(200) }
-    }
+    state.withLock { $0.wire.closed = true }
+    // The board thread ends within a step (unless this is it: a close from a handler it runs).
+    let me = UInt(pthread_self())
+    while !state.withLock({ $0.runEnded || $0.runThread == me }) { usleep(200) }
   }
 
   private func run() {
-    while !lock.withLock({ closed }) {
+    state.withLock { $0.runThread = UInt(pthread_self()) }
+    defer { state.withLock { $0.runEnded = true } }
+    while !state.withLock({ $0.wire.closed }) {
       // Board time runs on in 2 ms steps (exchanges with the host happen at once, on send).
       usleep(2_000)
-      let messages = lock.withLock { step(at: elapsed()) }
+      let now = elapsed()
+      let messages = state.withLock { $0.wire.step(at: now) }
       deliver(messages)
     }
   }
 
-  /// Board time passes to `now`; heartbeats keep the watchdog quiet while the link is open.
-  private func step(at now: Double) -> [WireMessage] {
-    var messages = receive(board.advance(to: now), at: now)
-    let poll = host.poll(now: now).bytes
-    if !poll.isEmpty { messages += exchange(poll, at: now) }
-    if !closed && now - lastSent >= 0.020 {
-      lastSent = now
-      messages += exchange(host.send(.heartbeat, now: now), at: now)
-    }
-    return messages
-  }
-
-  /// Host bytes reach the board at `now`; returns the messages the board sent back.
-  private func exchange(_ bytes: [UInt8], at now: Double) -> [WireMessage] {
-    var messages = receive(board.advance(to: now), at: now)
-    if !bytes.isEmpty { messages += receive(board.receive(bytes), at: now) }
-    return messages
-  }
-
-  private func receive(_ bytes: [UInt8], at now: Double) -> [WireMessage] {
-    guard !bytes.isEmpty else { return [] }
-    let output = host.receive(decoder.feed(bytes), now: now)
-    var messages: [WireMessage] = []
-    for frame in output.frames {
-      if let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) { messages.append(message) }
-    }
-    if !output.bytes.isEmpty { messages += receive(board.receive(output.bytes), at: now) }
-    return messages
-  }
-
   private func deliver(_ messages: [WireMessage], inSend: Bool = false) {
-    let (events, handler, resets) = lock.withLock { () -> ((@Sendable (BoardLinkEvent) -> Void)?, (@Sendable (WireMessage) -> Void)?, Int) in
+    let (events, handler, resets) = state.withLock {
+      state -> ((@Sendable (BoardLinkEvent) -> Void)?, (@Sendable (WireMessage) -> Void)?, Int) in
       if inSend {
-        deferredResets += messages.count { if case .resetNotice = $0 { true } else { false } }
-        return (eventHandler, messageHandler, 0)
+        state.deferredResets += messages.count { if case .resetNotice = $0 { true } else { false } }
+        return (state.eventHandler, state.messageHandler, 0)
       }
-      defer { deferredResets = 0 }
-      return (eventHandler, messageHandler, deferredResets)
+      defer { state.deferredResets = 0 }
+      return (state.eventHandler, state.messageHandler, state.deferredResets)
     }
     for _ in 0..<resets { events?(.boardReset) }
     for message in messages {
