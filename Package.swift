@@ -64,6 +64,7 @@ let package = Package(
       name: "HapticTransport",
       dependencies: [
         "HapticWire", "HapticLocks", "CLibSerialPort", "CHapticPosix",
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
     // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
     .target(

@@ -1,5 +1,6 @@
 import CHapticPosix
 internal import CLibSerialPort
+import HapticLocks
 
 #if canImport(Glibc)
   import Glibc
@@ -35,55 +36,35 @@ public enum SerialPortTransport {
     guard sp_open(port, SP_MODE_READ_WRITE) == SP_OK else { throw fail("open") }
     var fd: Int32 = -1
     guard sp_get_port_handle(port, &fd) == SP_OK, fd >= 0 else { throw fail("get the descriptor of") }
-    // Lock before touching the line settings, so a busy port is left as its owner set it.
-    if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      let code = errno
+    do {
+      try TTYTransport.lockExclusively(fd: fd, port: shown)
+    } catch {
       sp_close(port)
       sp_free_port(port)
-      if code == EWOULDBLOCK {
-        throw TransportError(.portBusy, port: shown, "port busy: another process has it open", errno: code)
-      }
-      throw TransportError(.ioError, port: shown, "cannot lock: \(String(cString: strerror(code)))", errno: code)
+      throw error
     }
-    _ = chaptic_set_exclusive(fd)
     guard sp_set_baudrate(port, Int32(baud)) == SP_OK, sp_set_bits(port, 8) == SP_OK,
       sp_set_parity(port, SP_PARITY_NONE) == SP_OK, sp_set_stopbits(port, 1) == SP_OK,
       sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) == SP_OK, sp_set_dtr(port, SP_DTR_ON) == SP_OK
     else { throw fail("configure") }
     let flags = fcntl(fd, F_GETFL)
     _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-    let owned = PortHandle(port)
-    return TTYTransport(name: shown, descriptor: fd, closesDescriptor: false) { owned.release() }
-  }
-}
-
-/// Owns a libserialport handle until released (C types never leave this file).
-private final class PortHandle: @unchecked Sendable {
-  private var port: OpaquePointer?
-  private let lock = NSLockLike()
-
-  init(_ port: OpaquePointer) { self.port = port }
-
-  func release() {
-    lock.withLock {
-      guard let port else { return }
-      sp_close(port)
-      sp_free_port(port)
-      self.port = nil
+    let owned = Locked<PortHandle?>(PortHandle(pointer: port))
+    return TTYTransport(name: shown, descriptor: fd, closesDescriptor: false) {
+      owned.withLock { handle in
+        guard let port = handle?.pointer else { return }
+        sp_close(port)
+        sp_free_port(port)
+        handle = nil
+      }
     }
   }
 }
 
-/// A pthread mutex, so this file needs no Foundation.
-private final class NSLockLike: @unchecked Sendable {
-  private var mutex = pthread_mutex_t()
-  init() { pthread_mutex_init(&mutex, nil) }
-  deinit { pthread_mutex_destroy(&mutex) }
-  func withLock<T>(_ body: () -> T) -> T {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    return body()
-  }
+/// A libserialport handle (C types never leave this file). Unchecked: the pointer is used only
+/// inside its box's lock, to close and free it once.
+private struct PortHandle: @unchecked Sendable {
+  let pointer: OpaquePointer
 }
 
 extension TransportError {

@@ -1,7 +1,7 @@
 import CHapticPosix
-import HapticLocks
-
 import Glibc
+import HapticLocks
+import SystemPackage
 
 /// A serial device or pseudo-terminal driven through a POSIX file descriptor and termios:
 /// raw 8N1, the requested baud rate, DTR asserted, exclusive access (`flock` plus `TIOCEXCL`), and
@@ -78,8 +78,10 @@ public final class TTYTransport: ByteTransport {
     }
   }
 
-  /// Locks, configures and asserts DTR on an open descriptor.
-  static func configure(fd: Int32, baud: Int, port: String) throws(TransportError) {
+  /// Takes the exclusive `flock` on an open descriptor (before touching its line settings, so a
+  /// busy port is left as its owner set it), then `TIOCEXCL` as a best effort (pseudo-terminals
+  /// and root ignore it; the flock is the guard). Shared by both transports.
+  static func lockExclusively(fd: Int32, port: String) throws(TransportError) {
     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       if code == EWOULDBLOCK {
@@ -87,7 +89,12 @@ public final class TTYTransport: ByteTransport {
       }
       throw TransportError(.ioError, port: port, "cannot lock: \(String(cString: strerror(code)))", errno: code)
     }
-    _ = chaptic_set_exclusive(fd)  // best effort: ptys and root ignore it; flock is the guard
+    _ = chaptic_set_exclusive(fd)
+  }
+
+  /// Locks, configures and asserts DTR on an open descriptor.
+  static func configure(fd: Int32, baud: Int, port: String) throws(TransportError) {
+    try lockExclusively(fd: fd, port: port)
     if chaptic_configure_serial(fd, Int32(baud)) != 0 {
       let code = errno
       throw TransportError(.ioError, port: port, "cannot configure \(baud) baud 8N1: \(String(cString: strerror(code)))", errno: code)
@@ -100,11 +107,13 @@ public final class TTYTransport: ByteTransport {
   }
 
   public func write(_ bytes: [UInt8]) throws(TransportError) {
-    try Self.writeAll(bytes, fd: descriptor, name: name, closed: isClosed.withLock { $0 })
+    guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the port is closed") }
+    try Self.writeAll(bytes, to: FileDescriptor(rawValue: descriptor), name: name)
   }
 
   public func read(timeout: Double) throws(TransportError) -> [UInt8] {
-    try Self.readSome(fd: descriptor, timeout: timeout, name: name, closed: isClosed.withLock { $0 })
+    guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the port is closed") }
+    return try Self.readSome(from: FileDescriptor(rawValue: descriptor), timeout: timeout, name: name)
   }
 
   public func close() {
@@ -113,63 +122,7 @@ public final class TTYTransport: ByteTransport {
       return !closed
     }
     guard wasOpen else { return }
-    if closesDescriptor { Glibc.close(descriptor) }
+    if closesDescriptor { try? FileDescriptor(rawValue: descriptor).close() }
     onClose?()
-  }
-
-  static func writeAll(_ bytes: [UInt8], fd: Int32, name: String, closed: Bool) throws(TransportError) {
-    guard !closed else { throw TransportError(.closed, port: name, "the port is closed") }
-    var offset = 0
-    var waited = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return 0 }
-        return Glibc.write(fd, base + offset, bytes.count - offset)
-      }
-      if written > 0 {
-        offset += written
-        continue
-      }
-      let code = errno
-      if written < 0 && code == EINTR { continue }
-      if written < 0 && (code == EAGAIN || code == EWOULDBLOCK) {
-        var pollfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        if poll(&pollfd, 1, 50) == 0 {
-          waited += 50
-          if waited >= 1000 { throw TransportError(.timeout, port: name, "write timed out after 1 s") }
-        }
-        continue
-      }
-      throw ioError(code, port: name, doing: "write")
-    }
-  }
-
-  static func readSome(fd: Int32, timeout: Double, name: String, closed: Bool) throws(TransportError) -> [UInt8] {
-    guard !closed else { throw TransportError(.closed, port: name, "the port is closed") }
-    var pollfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(max(0, min(timeout, 60)) * 1000)
-    let ready = poll(&pollfd, 1, milliseconds)
-    if ready < 0 {
-      if errno == EINTR { return [] }
-      throw ioError(errno, port: name, doing: "poll")
-    }
-    if ready == 0 { return [] }
-    if pollfd.revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the port is closed") }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-    if count > 0 { return Array(buffer[0..<count]) }
-    let code = errno
-    if count < 0 && (code == EAGAIN || code == EINTR) { return [] }
-    if count == 0 || code == EIO || (pollfd.revents & Int16(POLLHUP) != 0) {
-      throw TransportError(.disconnected, port: name, "the device went away (or its other end closed)")
-    }
-    throw ioError(code, port: name, doing: "read")
-  }
-
-  static func ioError(_ code: Int32, port: String, doing: String) -> TransportError {
-    if code == EIO || code == ENXIO || code == ENODEV {
-      return TransportError(.disconnected, port: port, "the device went away (\(doing): \(String(cString: strerror(code))))", errno: code)
-    }
-    return TransportError(.ioError, port: port, "\(doing) failed: \(String(cString: strerror(code)))", errno: code)
   }
 }

@@ -1,0 +1,70 @@
+import Glibc
+import SystemPackage
+
+/// Reading and writing a non-blocking descriptor with deadlines: swift-system's
+/// `FileDescriptor` for the calls themselves (it retries on `EINTR`), `poll` for the waits.
+extension TTYTransport {
+  /// Writes all of `bytes`, waiting for room while the port is full; a write that cannot
+  /// finish within 1 s is a timeout.
+  static func writeAll(_ bytes: [UInt8], to fd: FileDescriptor, name: String) throws(TransportError) {
+    var offset = 0
+    var waited = 0
+    while offset < bytes.count {
+      do {
+        offset += try bytes.withUnsafeBytes { buffer in
+          try fd.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]), retryOnInterrupt: true)
+        }
+      } catch Errno.wouldBlock {
+        var pollfd = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
+        if poll(&pollfd, 1, 50) == 0 {
+          waited += 50
+          if waited >= 1000 { throw TransportError(.timeout, port: name, "write timed out after 1 s") }
+        }
+      } catch {
+        throw ioError(Self.code(of: error), port: name, doing: "write")
+      }
+    }
+  }
+
+  /// Waits up to `timeout` for input and returns what arrived (empty on timeout or a signal).
+  static func readSome(from fd: FileDescriptor, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
+    var pollfd = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+    let milliseconds = Int32(max(0, min(timeout, 60)) * 1000)
+    let ready = poll(&pollfd, 1, milliseconds)
+    if ready < 0 {
+      if errno == EINTR { return [] }
+      throw ioError(errno, port: name, doing: "poll")
+    }
+    if ready == 0 { return [] }
+    if pollfd.revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the port is closed") }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count: Int
+    do {
+      count = try buffer.withUnsafeMutableBytes { try fd.read(into: $0, retryOnInterrupt: true) }
+    } catch Errno.wouldBlock {
+      return []
+    } catch {
+      let code = Self.code(of: error)
+      if code == EIO { throw disconnected(name) }
+      throw ioError(code, port: name, doing: "read")
+    }
+    if count > 0 { return Array(buffer[0..<count]) }
+    // End of file: the device went away, or a pseudo-terminal's other end closed.
+    throw disconnected(name)
+  }
+
+  static func ioError(_ code: Int32, port: String, doing: String) -> TransportError {
+    if code == EIO || code == ENXIO || code == ENODEV {
+      return TransportError(.disconnected, port: port, "the device went away (\(doing): \(String(cString: strerror(code))))", errno: code)
+    }
+    return TransportError(.ioError, port: port, "\(doing) failed: \(String(cString: strerror(code)))", errno: code)
+  }
+
+  private static func disconnected(_ name: String) -> TransportError {
+    TransportError(.disconnected, port: name, "the device went away (or its other end closed)")
+  }
+
+  private static func code(of error: any Error) -> Int32 {
+    (error as? Errno)?.rawValue ?? EIO
+  }
+}
