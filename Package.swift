@@ -124,7 +124,7 @@ let package = Package(
     .testTarget(
       name: "HapticRendererTests",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticTestSupport",
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(

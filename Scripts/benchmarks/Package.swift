@@ -31,6 +31,7 @@ let suites: [Target] = [
       .product(name: "HapticCore", package: "hapticctl"),
       .product(name: "HapticAHAP", package: "hapticctl"),
       .product(name: "HapticRenderer", package: "hapticctl"),
+      .product(name: "HapticWire", package: "hapticctl"),
     ]),
   benchmarkTarget(
     "WireBenchmarks",

@@ -64,6 +64,8 @@ struct RenderJob {
     var stats = RenderStats()
     var wireBytes = 0
     var wireFrames = 0
+    /// The bare segment payload bytes (``HapticWire/SegmentPayload``).
+    var segmentBytes = 0
   }
 
   /// Renders every channel through its segments, framing them as the wire would.
@@ -94,6 +96,7 @@ struct RenderJob {
       totals.stats.merge(render.stats)
       totals.wireBytes += framer.wireBytes
       totals.wireFrames += framer.frames
+      totals.segmentBytes += framer.segmentBytes
     }
     return totals
   }
@@ -116,9 +119,9 @@ struct RenderJob {
       ("brake_segments", .int(stats.brakeSegments)),
       ("wire_bytes", .int(totals.wireBytes)),
       ("wire_frames", .int(totals.wireFrames)),
-      ("segment_bytes", .int(stats.segmentBytes)),
+      ("segment_bytes", .int(totals.segmentBytes)),
       ("naive_bytes", .int(stats.naiveBytes)),
-      ("compression", .fixed(stats.naiveBytes > 0 ? Double(stats.segmentBytes) / Double(stats.naiveBytes) : 0, digits: 6)),
+      ("compression", .fixed(stats.naiveBytes > 0 ? Double(totals.segmentBytes) / Double(stats.naiveBytes) : 0, digits: 6)),
       ("peak_amplitude", .fixed(stats.peakAmplitude, digits: 6)),
       ("intensity_mapping", .string(options.intensityMapping.rawValue)),
       ("sharpness_band_hz", band.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null),

@@ -24,7 +24,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   ///   - profileFor: the renderer profile for the probed board (e.g. from its board file);
-  ///     `nil` falls back to ``HapticRenderer/BoardProfile/init(capabilities:)``.
+  ///     `nil` falls back to `BoardProfile(capabilities:)` (HapticWire).
   public convenience init(
     port: String, baud: Int = 115_200, probeTimeout: Double = 2,
     profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }

@@ -10,8 +10,6 @@ public struct RenderStats: Sendable, Hashable {
   public var segments = 0
   /// Segments that reverse-drive (brake).
   public var brakeSegments = 0
-  /// Encoded segment bytes (``SegmentPayload``).
-  public var segmentBytes = 0
   /// Frames sent naively, at 4 bytes per frame (level + 16-bit frequency + 1 byte of framing).
   public var naiveBytes: Int { frames * 4 }
   /// The largest |level| / maxLevel reached.
@@ -26,7 +24,6 @@ public struct RenderStats: Sendable, Hashable {
     frames += other.frames
     segments += other.segments
     brakeSegments += other.brakeSegments
-    segmentBytes += other.segmentBytes
     peakAmplitude = Swift.max(peakAmplitude, other.peakAmplitude)
   }
 }
@@ -38,8 +35,6 @@ public struct RenderStats: Sendable, Hashable {
 public struct ChannelRender: Sendable {
   private var renderer: FrameRenderer
   private var encoder = SegmentEncoder()
-  private var previous: Segment?
-  private let levelBytes: Int
   private let maxLevel: Int
   private let period: Double
   private var peakLevel = 0
@@ -52,7 +47,6 @@ public struct ChannelRender: Sendable {
     options: RenderOptions = RenderOptions()
   ) throws(RenderError) {
     renderer = try FrameRenderer(pattern: pattern, profile: profile, channel: channel, options: options)
-    levelBytes = profile.levelBytes
     maxLevel = profile.maxLevel
     period = profile.framePeriod
   }
@@ -84,8 +78,6 @@ public struct ChannelRender: Sendable {
   private mutating func record(_ segment: Segment) {
     stats.segments += 1
     if segment.isBrake { stats.brakeSegments += 1 }
-    stats.segmentBytes += SegmentPayload.size(segment, after: previous, levelBytes: levelBytes)
-    previous = segment
   }
 
   /// Renders everything into memory: frames, segments and stats. For tests and short patterns;

@@ -51,10 +51,7 @@ public struct SegmentBatchPacker: Sendable {
       bytes = SegmentPayload.size(segment, after: nil, levelBytes: levelBytes)
     }
     size += bytes
-    chunk.append(
-      SegmentBatch.Segment(
-        frames: segment.frames, startLevel: segment.startLevel, endLevel: segment.endLevel,
-        startFrequency: segment.startFrequency, endFrequency: segment.endFrequency))
+    chunk.append(segment)
     previous = segment
     frame += segment.frames
     return closed

@@ -3,29 +3,15 @@ public import HapticRenderer
 /// A run of contiguous segments for one channel starting at a board time
 /// (the payload of `queue segments` and `replace segments`, docs/protocol.md §6.5).
 ///
-/// Each segment is encoded as in ``SegmentPayload``-style compact form: a flags byte, the
+/// Each segment is encoded in ``SegmentPayload``'s compact form: a flags byte, the
 /// duration in frames (LEB128), then only the values that change. The first segment of a batch
 /// continues from level 0 and 0 Hz, so every batch decodes on its own.
 public struct SegmentBatch: Sendable, Hashable {
-  /// One segment: level and frequency ramp linearly from start to end over `frames` frames.
-  public struct Segment: Sendable, Hashable {
-    public var frames: Int
-    public var startLevel: Int
-    public var endLevel: Int
-    public var startFrequency: Int
-    public var endFrequency: Int
+  /// One segment: the renderer's ``HapticRenderer/Segment``, its `startFrame` counted from the
+  /// batch's start (the batch renumbers its segments: 0, then each one's frames on).
+  public typealias Segment = HapticRenderer.Segment
 
-    /// Creates a segment.
-    public init(frames: Int, startLevel: Int, endLevel: Int, startFrequency: Int, endFrequency: Int) {
-      self.frames = frames
-      self.startLevel = startLevel
-      self.endLevel = endLevel
-      self.startFrequency = startFrequency
-      self.endFrequency = endFrequency
-    }
-  }
-
-  /// Flag bits of a segment's first byte (the renderer's segment payload format).
+  /// Flag bits of a segment's first byte (``SegmentPayload``'s format).
   public typealias Flag = SegmentPayload.Flag
 
   /// The channel.
@@ -37,26 +23,26 @@ public struct SegmentBatch: Sendable, Hashable {
   /// The segments, contiguous.
   public var segments: [Segment]
 
-  /// Creates a batch.
+  /// Creates a batch; its segments are renumbered from 0 (they are contiguous).
   public init(channel: UInt8, startTime: UInt32, levelBytes: UInt8, segments: [Segment]) {
     self.channel = channel
     self.startTime = startTime
     self.levelBytes = levelBytes
-    self.segments = segments
+    var frame = 0
+    self.segments = segments.map { segment in
+      var placed = segment
+      placed.startFrame = frame
+      frame += segment.frames
+      return placed
+    }
   }
 
-  /// Encoded bytes of one segment after `previous` (nil for the first in a batch): the
-  /// renderer's ``HapticRenderer/SegmentPayload`` encoding, which is the wire format.
+  /// Encoded bytes of one segment after `previous` (nil for the first in a batch), in
+  /// ``SegmentPayload``'s encoding.
   static func encode(
     _ segment: Segment, after previous: Segment?, levelBytes: UInt8, into out: inout WireWriter
   ) {
-    func rendered(_ segment: Segment) -> HapticRenderer.Segment {
-      HapticRenderer.Segment(
-        startFrame: 0, frames: segment.frames, startLevel: segment.startLevel, endLevel: segment.endLevel,
-        startFrequency: segment.startFrequency, endFrequency: segment.endFrequency)
-    }
-    SegmentPayload.encode(
-      rendered(segment), after: previous.map(rendered), levelBytes: Int(levelBytes), into: &out.bytes)
+    SegmentPayload.encode(segment, after: previous, levelBytes: Int(levelBytes), into: &out.bytes)
   }
 
   func encode(into out: inout WireWriter) {
@@ -102,12 +88,20 @@ public struct SegmentBatch: Sendable, Hashable {
       let endLevel = flags & Flag.levelRamp != 0 ? try readLevel() : startLevel
       let startHz = flags & Flag.frequencyJump != 0 ? Int(try reader.u16()) : hz
       let endHz = flags & Flag.frequencyRamp != 0 ? Int(try reader.u16()) : startHz
-      segments.append(Segment(
-        frames: Int(duration), startLevel: startLevel, endLevel: endLevel, startFrequency: startHz,
-        endFrequency: endHz))
+      segments.append(
+        Segment(frames: Int(duration), startLevel: startLevel, endLevel: endLevel, startFrequency: startHz, endFrequency: endHz))
       level = endLevel
       hz = endHz
     }
     return SegmentBatch(channel: channel, startTime: start, levelBytes: levelBytes, segments: segments)
+  }
+}
+
+extension HapticRenderer.Segment {
+  /// A segment of a batch (its place, `startFrame`, is given by the batch).
+  public init(frames: Int, startLevel: Int, endLevel: Int, startFrequency: Int, endFrequency: Int) {
+    self.init(
+      startFrame: 0, frames: frames, startLevel: startLevel, endLevel: endLevel, startFrequency: startFrequency,
+      endFrequency: endFrequency)
   }
 }

@@ -16,6 +16,10 @@ public struct SegmentFramer: Sendable {
   public private(set) var wireBytes = 0
   /// Frames produced so far.
   public private(set) var frames = 0
+  /// The bare ``SegmentPayload`` bytes of the stream so far (each segment after the one
+  /// before it, as one continuous stream: no batch headers, framing or first-of-batch repeats).
+  public private(set) var segmentBytes = 0
+  private var previous: Segment?
 
   /// Creates a framer for `channel`.
   ///
@@ -33,6 +37,8 @@ public struct SegmentFramer: Sendable {
   /// Adds a segment (the stream's segments are contiguous); returns the encoded frame when a
   /// batch filled up.
   public mutating func add(_ segment: Segment) -> [UInt8]? {
+    segmentBytes += SegmentPayload.size(segment, after: previous, levelBytes: levelBytes)
+    previous = segment
     if packer == nil {
       packer = SegmentBatchPacker(
         channel: channel, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, startFrame: segment.startFrame)

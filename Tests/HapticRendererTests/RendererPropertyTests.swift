@@ -2,6 +2,7 @@ import Foundation
 import HapticAHAP
 import HapticCore
 import HapticRenderer
+import HapticWire
 import HapticTestSupport
 import PropertyBased
 import Testing
@@ -108,11 +109,10 @@ struct CorpusRenderTests {
       for name in Self.files {
         let pattern = try AHAPReader().read(contentsOf: Self.corpus.appendingPathComponent(name).path).pattern
         var renderer = try ChannelRender(pattern: pattern, profile: profile)
-        while renderer.next() != nil {}
-        _ = renderer.finish()
-        segmentBytes += renderer.stats.segmentBytes
+        let bytes = SegmentPayload.size(of: renderer.collect().segments, levelBytes: profile.levelBytes)
+        segmentBytes += bytes
         naiveBytes += renderer.stats.naiveBytes
-        ratios.append(Double(renderer.stats.segmentBytes) / Double(renderer.stats.naiveBytes))
+        ratios.append(Double(bytes) / Double(renderer.stats.naiveBytes))
       }
       let overall = Double(segmentBytes) / Double(naiveBytes)
       let mean = ratios.reduce(0, +) / Double(ratios.count)

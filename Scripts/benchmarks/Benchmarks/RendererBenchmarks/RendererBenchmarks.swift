@@ -4,6 +4,7 @@ import Foundation
 import HapticAHAP
 import HapticCore
 import HapticRenderer
+import HapticWire
 
 extension Corpus {
   /// The patterns of every corpus file that reads without errors, with their file names.
@@ -106,15 +107,17 @@ func reportSegmentRatio(_ corpus: [(name: String, pattern: HapticPattern)], on p
   var ratios: [Double] = []
   var refused: [String] = []
   for (name, pattern) in corpus {
-    guard let stats = render(pattern, on: profile) else {
+    guard var renderer = try? ChannelRender(pattern: pattern, profile: profile) else {
       refused.append(name)
       continue
     }
-    segmentBytes += stats.segmentBytes
+    let bytes = SegmentPayload.size(of: renderer.collect().segments, levelBytes: profile.levelBytes)
+    let stats = renderer.stats
+    segmentBytes += bytes
     naiveBytes += stats.naiveBytes
     frames += stats.frames
     segments += stats.segments
-    if stats.naiveBytes > 0 { ratios.append(Double(stats.segmentBytes) / Double(stats.naiveBytes)) }
+    if stats.naiveBytes > 0 { ratios.append(Double(bytes) / Double(stats.naiveBytes)) }
   }
   let total = naiveBytes > 0 ? Double(segmentBytes) / Double(naiveBytes) : 0
   let mean = ratios.isEmpty ? 0 : ratios.reduce(0, +) / Double(ratios.count)
@@ -159,7 +162,8 @@ func checkCorpus(_ corpus: [(name: String, pattern: HapticPattern)], on profile:
     if let last = frames.last, last.level != 0 { problems.append("last frame level \(last.level)") }
     let expected = Int((pattern.duration / profile.framePeriod).rounded(.down))
     if frames.count < expected { problems.append("\(frames.count) frames for a \(pattern.duration) s pattern") }
-    let ratio = stats.naiveBytes > 0 ? 100 * Double(stats.segmentBytes) / Double(stats.naiveBytes) : 0
+    let bytes = SegmentPayload.size(of: segments, levelBytes: profile.levelBytes)
+    let ratio = stats.naiveBytes > 0 ? 100 * Double(bytes) / Double(stats.naiveBytes) : 0
     report(
       "  [\(profile.id)] \(name): \(pattern.events.count) events, \(stats.frames) frames, "
         + "\(stats.segments) segments (\(stats.brakeSegments) brake), "

@@ -1,6 +1,8 @@
+public import HapticRenderer
+
 /// The compact byte form of a segment stream: the segment encoding of the wire protocol's
 /// `queue segments` and `replace segments` messages (docs/protocol.md §6.5), also used to size
-/// what the link must carry.
+/// what the link must carry (`hapticctl render`'s `segment_bytes`, through ``SegmentFramer``).
 ///
 /// Each segment is a flags byte, the duration in frames as an unsigned LEB128 varint, then only
 /// the values that change: the start level when it differs from the previous segment's end
@@ -80,5 +82,17 @@ public enum SegmentPayload {
     if segment.startFrequency != (previous?.endFrequency ?? 0) { size += 2 }
     if segment.endFrequency != segment.startFrequency { size += 2 }
     return size
+  }
+
+  /// The encoded size of a contiguous segment stream, each segment after the one before it (no
+  /// batch headers): what the segments alone cost on the wire.
+  public static func size(of segments: some Sequence<Segment>, levelBytes: Int) -> Int {
+    var total = 0
+    var previous: Segment?
+    for segment in segments {
+      total += size(segment, after: previous, levelBytes: levelBytes)
+      previous = segment
+    }
+    return total
   }
 }
