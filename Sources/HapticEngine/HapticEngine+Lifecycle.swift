@@ -130,7 +130,7 @@ extension HapticEngine {
   public func close() {
     halt()
     silenceAudio()
-    sendOrder.withLock { _ in link.close(stopDrive: true) }
+    sendOrder.withLock { link.close(stopDrive: true) }
   }
 
   var isVirtual: Bool { link.isVirtual }

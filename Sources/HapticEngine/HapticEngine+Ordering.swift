@@ -23,7 +23,7 @@ extension HapticEngine {
   func computeAndSend<Result: Sendable>(
     _ compute: () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: Result)
   ) throws(HapticEngineError) -> Result {
-    let (result, failure) = try sendOrder.withLock { _ throws(HapticEngineError) -> (Result, HapticEngineError?) in
+    let (result, failure) = try sendOrder.withLock { () throws(HapticEngineError) -> (Result, HapticEngineError?) in
       let (batches, result) = try compute()
       return (result, transmit(batches))
     }
@@ -35,7 +35,7 @@ extension HapticEngine {
   func computeAndSend<Result: Sendable>(
     _ compute: () -> (batches: [StreamScheduler.Batch], result: Result)
   ) -> Result {
-    let (result, failure) = sendOrder.withLock { _ -> (Result, HapticEngineError?) in
+    let (result, failure) = sendOrder.withLock { () -> (Result, HapticEngineError?) in
       let (batches, result) = compute()
       return (result, transmit(batches))
     }
@@ -50,7 +50,7 @@ extension HapticEngine {
 
   /// Sends a message that must follow every batch already computed (the engine's `stop`).
   func sendInOrder(_ message: WireMessage) {
-    sendOrder.withLock { _ in _ = try? link.send(message) }
+    sendOrder.withLock { _ = try? link.send(message) }
   }
 
   /// Sends batches (inside ``sendOrder``); returns the error that stopped it, if any.

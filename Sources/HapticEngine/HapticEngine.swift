@@ -78,7 +78,7 @@ public final class HapticEngine: Sendable {
   let state = Locked(State())
   /// The board's order: held while batches are computed and sent (``computeAndSend(_:)``),
   /// always before ``state``.
-  let sendOrder = Locked(())
+  let sendOrder = Lock()
   /// What the loop sleeps on between passes (``wakeLoop()`` ends the sleep early).
   let loopWake = DispatchSemaphore(value: 0)
   /// Seconds per board frame, and board ticks per frame.

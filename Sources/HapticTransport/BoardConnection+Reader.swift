@@ -28,7 +28,7 @@ extension BoardConnection {
       let frames = decoder.feed(bytes)
       let pass: Pass
       do {
-        pass = try wireOrder.withLock { _ throws(TransportError) -> Pass in
+        pass = try wireOrder.withLock { () throws(TransportError) -> Pass in
           let pass = state.withLock { state in process(frames, state: &state) }
           if !pass.stop && !pass.outgoing.isEmpty { try transport.write(pass.outgoing) }
           return pass

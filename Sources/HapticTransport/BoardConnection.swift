@@ -62,7 +62,7 @@ public final class BoardConnection: Sendable {
   /// resends, heartbeats, clock queries). Frames therefore leave in the order they were
   /// numbered, and two writes never interleave on a full port. Always taken before ``state``,
   /// never while holding it, and never held while a callback runs.
-  let wireOrder = Locked(())
+  let wireOrder = Lock()
   let start: Double
   let onMessage: @Sendable (WireMessage) -> Void
   let onEvent: @Sendable (Event) -> Void
@@ -124,7 +124,7 @@ public final class BoardConnection: Sendable {
   /// Sends a message reliably (queued when the window is full). Numbered and written in one
   /// step of the wire's order: a frame numbered after another never leaves before it.
   public func send(_ message: WireMessage) throws(TransportError) {
-    try wireOrder.withLock { _ throws(TransportError) in
+    try wireOrder.withLock { () throws(TransportError) in
       let bytes: [UInt8]? = state.withLock { state in
         guard !state.closed else { return nil }
         state.lastSent = now
