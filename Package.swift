@@ -90,13 +90,14 @@ let package = Package(
       name: "CoreHapticsCompat",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio",
+        "HapticLocks",
       ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
-        "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio",
+        "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio", "HapticLocks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.

@@ -1,4 +1,5 @@
 import Foundation
+import HapticLocks
 import HapticAudio
 
 /// An audio resource registered with ``CHHapticEngine/registerAudioResource(_:options:)``.
@@ -16,17 +17,16 @@ public struct CHHapticAudioResourceKey: RawRepresentable, Hashable, Sendable {
 
 /// The process's registered audio resources (Apple's IDs are per process too): the file and
 /// its options.
-final class AudioResources: @unchecked Sendable {
-  struct Resource {
+final class AudioResources: Sendable {
+  struct Resource: Sendable {
     let path: String
     let useVolumeEnvelope: Bool
     let loopEnabled: Bool
   }
 
   static let shared = AudioResources()
-  private let lock = NSLock()
-  private var resources: [CHHapticAudioResourceID: Resource] = [:]
-  private var next = 1
+  /// The resources by id, and the next id to give.
+  private let registry = Locked((resources: [CHHapticAudioResourceID: Resource](), next: 1))
 
   /// Registers the file at `url` after reading it once (so a bad file fails here).
   func register(_ url: URL, options: [AnyHashable: Any]) throws(CHHapticError) -> CHHapticAudioResourceID {
@@ -44,22 +44,22 @@ final class AudioResources: @unchecked Sendable {
     }
     let resource = Resource(
       path: url.standardizedFileURL.path, useVolumeEnvelope: flag(.useVolumeEnvelope, true), loopEnabled: flag(.loopEnabled, false))
-    return lock.withLock {
-      defer { next += 1 }
-      resources[next] = resource
-      return next
+    return registry.withLock { registry in
+      defer { registry.next += 1 }
+      registry.resources[registry.next] = resource
+      return registry.next
     }
   }
 
   /// Forgets `id`.
   func unregister(_ id: CHHapticAudioResourceID) throws(CHHapticError) {
-    let removed = lock.withLock { resources.removeValue(forKey: id) }
+    let removed = registry.withLock { $0.resources.removeValue(forKey: id) }
     guard removed != nil else { throw CHHapticError(.invalidAudioResource, "no audio resource \(id) is registered") }
   }
 
   /// The resource `id`.
   func resource(_ id: CHHapticAudioResourceID) throws(CHHapticError) -> Resource {
-    guard let resource = lock.withLock({ resources[id] }) else {
+    guard let resource = registry.withLock({ $0.resources[id] }) else {
       throw CHHapticError(.invalidAudioResource, "no audio resource \(id) is registered")
     }
     return resource

@@ -10,7 +10,7 @@ import HapticRenderer
 /// Core Haptics' engine (Apple's `CHHapticEngine`) over a hapticctl board: the simulator by
 /// default, or the board at `$HAPTICCTL_PORT` (docs/semantics.md §16). A thin layer over
 /// `HapticEngine`: the same engine, players and semantics under Apple's names.
-public final class CHHapticEngine: @unchecked Sendable {
+public final class CHHapticEngine: Sendable {
   /// Why the engine stopped (Apple's `CHHapticEngine.StoppedReason`, raw values included).
   public enum StoppedReason: Int, Sendable {
     case audioSessionInterrupt = 1
@@ -39,7 +39,9 @@ public final class CHHapticEngine: @unchecked Sendable {
   let audioOutput: (any AudioOutput)?
   private let handlers = Handlers()
 
-  /// The client's handlers, set from any thread and called from the engine's.
+  /// The client's handlers, set from any thread and called from the engine's. Unchecked: its
+  /// two vars are read and written only under `lock`; the closures are Apple's non-`Sendable`
+  /// handler types, called on the engine's threads as Core Haptics calls them on its queue.
   private final class Handlers: @unchecked Sendable {
     private let lock = NSLock()
     private var stoppedHandler: StoppedHandler = { _ in }
@@ -276,7 +278,8 @@ extension CHHapticEngine.StoppedReason {
 }
 
 /// A value handed across threads as Core Haptics hands its callbacks (on its own queue); the
-/// caller's closure is not `Sendable` in Apple's API.
+/// caller's closure is not `Sendable` in Apple's API. Unchecked: one `let`, handed over once and
+/// called, never mutated.
 final class UncheckedBox<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }

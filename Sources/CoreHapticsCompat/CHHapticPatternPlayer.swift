@@ -39,7 +39,8 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
   var completionHandler: CompletionHandler { get set }
 }
 
-/// A ``CHHapticPatternPlayer`` over hapticctl's player.
+/// A ``CHHapticPatternPlayer`` over hapticctl's player. Unchecked: one `let` of a `Sendable`
+/// player; not final only so the advanced player can extend it.
 class CHPatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
   let player: HapticPatternPlayer
 
@@ -75,6 +76,7 @@ class CHPatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
 }
 
 /// A ``CHHapticAdvancedPatternPlayer`` over hapticctl's advanced player.
+/// Unchecked as its base: `let`s only (a `Sendable` handler box).
 final class CHAdvancedPatternPlayer: CHPatternPlayer, CHHapticAdvancedPatternPlayer, @unchecked Sendable {
   private var advanced: HapticAdvancedPatternPlayer { player as! HapticAdvancedPatternPlayer }
   private let handler = UncheckedLockedHandler()
@@ -119,7 +121,8 @@ final class CHAdvancedPatternPlayer: CHPatternPlayer, CHHapticAdvancedPatternPla
   }
 }
 
-/// A completion handler set from any thread and called from the engine's.
+/// A completion handler set from any thread and called from the engine's. Unchecked: `handler`
+/// is read and written only under `lock`; it is Apple's non-`Sendable` handler type.
 final class UncheckedLockedHandler: @unchecked Sendable {
   private let lock = NSLock()
   private var handler: ((any Error)?) -> Void = { _ in }

@@ -2,6 +2,9 @@
 /// order, so parsing allocates a few growing arrays instead of one per object or array.
 ///
 /// Package-internal: the AHAP reader walks it through ``JSONValue`` views.
+///
+/// Unchecked: its buffers are filled once by the parser before the tape is shared and only read
+/// afterwards, and freed once by `deinit`.
 package final class JSONTape: @unchecked Sendable {
   /// One value. Containers list their children in ``children``: `first` is where their child
   /// list starts and `count` how many there are. Object children are key nodes; a key's value is

@@ -26,6 +26,8 @@ enum KnownStrings {
 
   /// The lookup table, built once and never freed: reading it needs no reference counting.
   /// `bytes` holds every string's UTF-8; each bucket lists (index, start, length) triples.
+  /// Unchecked: built once by a `static let` initialiser (run once, thread-safely) and only
+  /// read afterwards.
   private struct Table: @unchecked Sendable {
     let bytes: UnsafeMutableBufferPointer<UInt8>
     let entries: UnsafeMutableBufferPointer<(index: Int, start: Int, count: Int)>

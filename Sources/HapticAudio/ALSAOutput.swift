@@ -15,6 +15,9 @@ public enum AudioClock {
 /// writer thread keeping about ``bufferSeconds`` queued, clips placed by host time with the
 /// device's own delay taken into account (`snd_pcm_delay`), so a clip scheduled `d` seconds
 /// ahead is heard then as long as `d` is at least ``latency``.
+///
+/// Unchecked: the clip list, the counters, `running` and `thread` are read and written only
+/// under `lock`; the PCM handle is used by the writer thread alone until `close()` has joined it.
 public final class ALSAOutput: AudioOutput, @unchecked Sendable {
   /// How much audio is kept queued in the device, seconds.
   public static let bufferSeconds = 0.040

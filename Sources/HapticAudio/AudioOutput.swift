@@ -24,6 +24,8 @@ public protocol AudioOutput: AnyObject, Sendable {
 /// and a clip scheduled at time `t` on it lands at sample `(t − origin) × sampleRate`.
 /// ``close()`` writes the mix (clipped to ±1) and, beside it, `FILE.onsets.csv`
 /// (`time_s,tag,samples`, one row per clip as scheduled, cut short by a cancel).
+///
+/// Unchecked: `clips` and `closed` are read and written only under `lock`; the rest are `let`s.
 public final class AudioFileSink: AudioOutput, @unchecked Sendable {
   /// A clip as scheduled.
   public struct Onset: Sendable, Hashable {

@@ -137,7 +137,9 @@ struct Calibrate: ParsableCommand {
   }
 }
 
-/// The one answer a calibration waits for, set on the connection's reader thread.
+/// The one answer a calibration waits for, set on the connection's reader thread. Unchecked:
+/// `outcome` is read and written only with `condition` locked (a condition variable, which a
+/// value box cannot wait on).
 private final class CalibrationAnswer: @unchecked Sendable {
   private let condition = NSCondition()
   private var outcome: Result<CalibrationResult, CLIError>?

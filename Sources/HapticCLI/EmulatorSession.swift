@@ -5,6 +5,9 @@ import HapticTransport
 /// One emulator process for `hapticctl emulate`: started with its pseudo-terminal's path read
 /// from its first output line, followed while it runs (its register and event files turned
 /// into a board trace), stopped with SIGTERM.
+///
+/// Unchecked: `stopRequested` and `follower` are read and written only under `lock`; the rest
+/// are `let`s set before the follower thread starts.
 final class EmulatorSession: @unchecked Sendable {
   /// How the run ended.
   struct Outcome {

@@ -1,4 +1,5 @@
 import Foundation
+import HapticLocks
 import HapticCore
 import HapticEngine
 import HapticEngineSimulator
@@ -15,17 +16,21 @@ struct ChannelPlay {
 /// One `hapticctl send` run: starts the engine and the players (one per `--channel` pattern, in
 /// step), applies live commands, shows progress, waits for the end (or a signal), stops the board
 /// and reports.
-final class SendSession: @unchecked Sendable {
+final class SendSession: Sendable {
   private let engine: HapticEngine
   private let options: Send
-  private let lock = NSLock()
-  private var finished = false
-  /// Players of the run not finished yet.
-  private var playing = 0
-  private var failure: String?
-  private var stoppedBy = "end"
-  private var interrupted = false
-  private var signals: SignalWatch?
+  /// What the handlers (engine, signal and live-command threads) and the run share.
+  private let state = Locked(RunState())
+
+  private struct RunState: Sendable {
+    var finished = false
+    /// Players of the run not finished yet.
+    var playing = 0
+    var failure: String?
+    var stoppedBy = "end"
+    var interrupted = false
+    var signals: SignalWatch?
+  }
 
   init(engine: HapticEngine, options: Send) {
     self.engine = engine
@@ -35,21 +40,22 @@ final class SendSession: @unchecked Sendable {
   /// Plays `plays` together (or the ROM effect when there is none); returns the exit status.
   func run(plays: [ChannelPlay]) -> Int32 {
     installSignalHandlers()
-    engine.stoppedHandler = { [self] reason in
-      lock.withLock {
-        if failure == nil { failure = "the engine stopped: \(reason)" }
-        finished = true
+    engine.stoppedHandler = { [state] reason in
+      state.withLock { state in
+        if state.failure == nil { state.failure = "the engine stopped: \(reason)" }
+        state.finished = true
       }
     }
     // A board reset loses its queued drive and ends the run (docs/semantics.md §13.7): the
     // players are gone, no completion comes; report it and let the next run start afresh.
-    engine.resetHandler = { [self] in
-      lock.withLock {
-        if failure == nil {
-          failure = "\(engine.capabilities.boardID) reset while playing (its queued drive is lost); run again to play"
-          stoppedBy = "reset"
+    let board = engine.capabilities.boardID
+    engine.resetHandler = { [state] in
+      state.withLock { state in
+        if state.failure == nil {
+          state.failure = "\(board) reset while playing (its queued drive is lost); run again to play"
+          state.stoppedBy = "reset"
         }
-        finished = true
+        state.finished = true
       }
     }
     do {
@@ -72,25 +78,27 @@ final class SendSession: @unchecked Sendable {
       engine.close()
       return 1
     }
-    if lock.withLock({ interrupted }) {
+    if state.withLock({ $0.interrupted }) {
       engine.close()
       if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
       printError("interrupted: the board was stopped")
       return 130
     }
-    let wasReset = lock.withLock { stoppedBy == "reset" }
+    let wasReset = state.withLock { $0.stoppedBy == "reset" }
     // After a reset the board's counters started again: keep those of its last status before.
     let report = wasReset ? engine.report : engine.reportWithBoardStatus(timeout: 0.5)
     engine.close()
     if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
-    if let failure = lock.withLock({ failure }) {
-      if wasReset {
-        print(render(report, duration: outcome.duration, wall: Date().timeIntervalSince(startWall), onset: outcome.onsetError))
-      }
+    let sent = SendReport(
+      board: board, source: options.source, engine: report, duration: outcome.duration,
+      wall: Date().timeIntervalSince(startWall), onsetError: outcome.onsetError,
+      stoppedBy: state.withLock { $0.stoppedBy })
+    if let failure = state.withLock({ $0.failure }) {
+      if wasReset { print(options.json ? sent.json : sent.line) }
       printError("error: \(failure)")
       return 1
     }
-    print(render(report, duration: outcome.duration, wall: Date().timeIntervalSince(startWall), onset: outcome.onsetError))
+    print(options.json ? sent.json : sent.line)
     return 0
   }
 
@@ -100,17 +108,17 @@ final class SendSession: @unchecked Sendable {
 
   private func play(_ plays: [ChannelPlay]) throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {
     var players: [HapticAdvancedPatternPlayer] = []
-    lock.withLock { playing = plays.count }
+    state.withLock { $0.playing = plays.count }
     for play in plays {
       let player = try engine.makeAdvancedPlayer(with: play.pattern, channels: play.channels)
       player.loopEnabled = options.loop
       player.loopEnd = options.loopEnd
       player.playbackRate = options.rate
-      player.completionHandler = { [self] error in
-        lock.withLock {
-          if let error, failure == nil { failure = "\(error)" }
-          playing -= 1
-          if playing == 0 || error != nil { finished = true }
+      player.completionHandler = { [state] error in
+        state.withLock { state in
+          if let error, state.failure == nil { state.failure = "\(error)" }
+          state.playing -= 1
+          if state.playing == 0 || error != nil { state.finished = true }
         }
       }
       players.append(player)
@@ -129,11 +137,11 @@ final class SendSession: @unchecked Sendable {
     if options.live { startLiveReader(players) }
     let length = ((plays.map(\.pattern.duration).max() ?? 0) - options.seek) / options.rate
     let progress = isatty(STDERR_FILENO) == 1 && !options.json
-    while !lock.withLock({ finished || interrupted }) {
+    while !state.withLock({ $0.finished || $0.interrupted }) {
       usleep(50_000)
       if progress { drawProgress(elapsed: engine.currentTime - start, total: max(length, 0)) }
     }
-    if lock.withLock({ interrupted }) { for player in players { try? player.stop() } }
+    if state.withLock({ $0.interrupted }) { for player in players { try? player.stop() } }
     return (max(engine.currentTime - start, 0), onsetError(plays, start: start))
   }
 
@@ -182,21 +190,21 @@ final class SendSession: @unchecked Sendable {
         startTime: UInt32(truncatingIfNeeded: ticks)))
     // ROM effects last well under a second; wait for it to play out (or a signal).
     let deadline = Date().addingTimeInterval(0.6)
-    while Date() < deadline && !lock.withLock({ interrupted }) { usleep(20_000) }
+    while Date() < deadline && !state.withLock({ $0.interrupted }) { usleep(20_000) }
     return (0.6, nil)
   }
 
   private func startLiveReader(_ players: [HapticAdvancedPatternPlayer]) {
     let thread = Thread { [self] in
       while let line = readLine() {
-        if lock.withLock({ finished || interrupted }) { return }
+        if state.withLock({ $0.finished || $0.interrupted }) { return }
         let words = line.split(separator: " ").map(String.init)
         guard let command = words.first else { continue }
         do {
           if try LiveCommand.apply(command, words.dropFirst().first, to: players) {
-            lock.withLock {
-              stoppedBy = "stop"
-              finished = true
+            state.withLock { state in
+              state.stoppedBy = "stop"
+              state.finished = true
             }
             return
           }
@@ -210,12 +218,13 @@ final class SendSession: @unchecked Sendable {
   }
 
   private func installSignalHandlers() {
-    signals = SignalWatch([SIGINT, SIGTERM]) { [self] _ in
-      lock.withLock {
-        interrupted = true
-        stoppedBy = "signal"
+    let watch = SignalWatch([SIGINT, SIGTERM]) { [state] _ in
+      state.withLock { state in
+        state.interrupted = true
+        state.stoppedBy = "signal"
       }
     }
+    state.withLock { $0.signals = watch }
   }
 
 
@@ -230,33 +239,5 @@ final class SendSession: @unchecked Sendable {
     print(
       "\r[\(bar)] \(Decimal6.string(max(elapsed, 0), digits: 2)) / \(totalText)  underruns \(report.underruns)",
       terminator: "", to: &stderr)
-  }
-
-  private func render(_ report: HapticEngine.Report, duration: Double, wall: Double, onset: Double?) -> String {
-    let underruns = report.underruns + report.boardUnderruns
-    let board = engine.capabilities.boardID
-    if options.json {
-      return JSONText.object([
-        ("board", .string(board)),
-        ("source", .string(options.source)),
-        ("duration_s", .fixed(duration, digits: 4)),
-        ("frames", .int(report.framesRendered)),
-        ("segments", .int(report.segments)),
-        ("wire_bytes", .int(report.wireBytes)),
-        ("retransmits", .int(report.retransmissions)),
-        ("recoveries", .int(report.recoveries)),
-        ("lookahead_ms", .fixed(report.lookahead * 1000, digits: 1)),
-        ("underruns", .int(underruns)),
-        ("late_segments", .int(report.lateSegments)),
-        ("max_onset_error_ms", onset.map { .fixed($0 * 1000, digits: 3) } ?? .null),
-        ("stopped_by", .string(lock.withLock { stoppedBy })),
-        ("wall_s", .fixed(wall, digits: 3)),
-      ]).rendered
-    }
-    let onsetText = onset.map { Decimal6.string($0 * 1000, digits: 3) + " ms" } ?? "n/a"
-    return "played on \(board): \(Decimal6.string(duration, digits: 3)) s, \(report.framesRendered) frames, "
-      + "\(report.wireBytes) wire bytes, \(report.retransmissions) retransmits, \(underruns) underruns, "
-      + "\(report.lateSegments) late segments, lookahead up to \(Decimal6.string(report.lookahead * 1000, digits: 1)) ms, "
-      + "max onset error \(onsetText)"
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HapticLocks
 
 #if canImport(Glibc)
   import Glibc
@@ -23,15 +24,14 @@ private func signalCaught(_ number: Int32) {
 /// block it is discarded. Seen: `hapticctl emulate`, started under the full test suite's load,
 /// ignored a SIGTERM for 10 s until SIGKILLed (alone it stopped at once). A handler runs on
 /// whichever thread takes the signal, so none is lost.
-final class SignalWatch: @unchecked Sendable {
-  // @unchecked: `watching` is only read and written under `lock`.
-  private let lock = NSLock()
-  private var watching: Set<Int32>
+final class SignalWatch: Sendable {
+  /// The signals still watched (``cancel()`` empties it).
+  private let watching: Locked<Set<Int32>>
   private let handler: @Sendable (Int32) -> Void
 
   /// Watches `signals`, calling `handler` with the signal's number.
   init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-    watching = Set(signals)
+    watching = Locked(Set(signals))
     self.handler = handler
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
@@ -46,7 +46,7 @@ final class SignalWatch: @unchecked Sendable {
       while read(readEnd, &byte, 1) == 1 {
         guard let self else { return }
         let number = Int32(byte)
-        if self.lock.withLock({ self.watching.contains(number) }) { self.handler(number) }
+        if self.watching.withLock({ $0.contains(number) }) { self.handler(number) }
       }
     }
     thread.name = "SignalWatch"
@@ -69,6 +69,6 @@ final class SignalWatch: @unchecked Sendable {
   /// Stops watching: the signals are still caught (so a late one does not kill the process
   /// mid-cleanup) but no longer reach the handler.
   func cancel() {
-    lock.withLock { watching = [] }
+    watching.withLock { $0 = [] }
   }
 }

@@ -3,6 +3,9 @@ public import HapticCore
 
 /// Plays one pattern on an engine (Core Haptics' `CHHapticPatternPlayer`). Times are engine
 /// times (board seconds); 0 or a time already past means "as soon as possible".
+///
+/// Unchecked: only `let`s of `Sendable` values (every state is the engine's); not final only so
+/// ``HapticAdvancedPatternPlayer`` can extend it.
 public class HapticPatternPlayer: @unchecked Sendable {
   let engine: HapticEngine
   let id: Int
@@ -71,6 +74,8 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
 /// A player with pause, resume, seek, looping and playback rate (Core Haptics'
 /// `CHHapticAdvancedPatternPlayer`).
+///
+/// Unchecked as its base: no stored state of its own.
 public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
 
   /// Pauses at `time`; continuous events resume mid-event.

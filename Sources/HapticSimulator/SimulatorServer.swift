@@ -11,6 +11,10 @@ import HapticRenderer
 /// process falls behind by more than ``Faults/maxCatchUp`` it does not try to simulate the
 /// backlog at once (which would only fall further behind — the "spiral of death"): it simulates
 /// that bound, skips the rest of the gap without physics, and counts an overrun.
+///
+/// Unchecked: `board`, `stopRequested` and `report` are written only under `lock`, and read
+/// without it only by ``run()``'s thread, the one thread that writes them (its other state is
+/// in locals); the rest are `let`s.
 public final class SimulatorServer: @unchecked Sendable {
   /// Faults and timing limits of the served link.
   public struct Faults: Sendable {

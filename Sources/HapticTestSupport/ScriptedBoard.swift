@@ -5,6 +5,9 @@ public import HapticWire
 /// A minimal board for tests: answers `identify` with configured capabilities and `clock query`
 /// with a drifting clock, over any transport, on its own thread. It plays nothing (the simulator
 /// is the full board); it exists to exercise the probe and the transports.
+///
+/// Unchecked: `running`, `thread`, `framesSeen` and `messages` are read and written only under
+/// `lock`; the rest are `let`s.
 public final class ScriptedBoard: @unchecked Sendable {
   /// How the board behaves.
   public enum Behaviour: Sendable {

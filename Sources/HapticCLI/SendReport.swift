@@ -1,0 +1,52 @@
+import HapticEngine
+
+/// What `hapticctl send` reports at the end of a run: one line, or one JSON object with
+/// `--json` (docs/semantics.md §13.7).
+struct SendReport {
+  /// The board's id.
+  var board: String
+  /// The file or preset played.
+  var source: String
+  /// The engine's counters of the run.
+  var engine: HapticEngine.Report
+  /// Board seconds from the start to the end of the run.
+  var duration: Double
+  /// Wall-clock seconds of the whole command.
+  var wall: Double
+  /// The largest onset error measured, seconds (nil when none was).
+  var onsetError: Double?
+  /// Why the run ended: `end`, `stop`, `signal` or `reset`.
+  var stoppedBy: String
+
+  /// Host and board underruns together.
+  var underruns: Int { engine.underruns + engine.boardUnderruns }
+
+  /// The `--json` object.
+  var json: String {
+    JSONText.object([
+      ("board", .string(board)),
+      ("source", .string(source)),
+      ("duration_s", .fixed(duration, digits: 4)),
+      ("frames", .int(engine.framesRendered)),
+      ("segments", .int(engine.segments)),
+      ("wire_bytes", .int(engine.wireBytes)),
+      ("retransmits", .int(engine.retransmissions)),
+      ("recoveries", .int(engine.recoveries)),
+      ("lookahead_ms", .fixed(engine.lookahead * 1000, digits: 1)),
+      ("underruns", .int(underruns)),
+      ("late_segments", .int(engine.lateSegments)),
+      ("max_onset_error_ms", onsetError.map { .fixed($0 * 1000, digits: 3) } ?? .null),
+      ("stopped_by", .string(stoppedBy)),
+      ("wall_s", .fixed(wall, digits: 3)),
+    ]).rendered
+  }
+
+  /// The one-line summary.
+  var line: String {
+    let onsetText = onsetError.map { Decimal6.string($0 * 1000, digits: 3) + " ms" } ?? "n/a"
+    return "played on \(board): \(Decimal6.string(duration, digits: 3)) s, \(engine.framesRendered) frames, "
+      + "\(engine.wireBytes) wire bytes, \(engine.retransmissions) retransmits, \(underruns) underruns, "
+      + "\(engine.lateSegments) late segments, lookahead up to \(Decimal6.string(engine.lookahead * 1000, digits: 1)) ms, "
+      + "max onset error \(onsetText)"
+  }
+}
