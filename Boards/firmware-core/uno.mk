@@ -1,15 +1,20 @@
 # uno.mk — the build every ATmega328P (Arduino Uno) board shares: the portable protocol core
-# (src/: COBS, CRC, frames, wire, link, queues, board loop), the Uno HAL (hal_avr.c, main_avr.c)
-# and the host-test harness (test/: a fake HAL on a virtual clock, a minimal host). A board's
-# Makefile sets these, then includes this file:
+# (src/: COBS, CRC, frames, wire, link, queues, board loop), the Uno HAL (hal_avr_*.c, one
+# peripheral per file, and main_avr.c), the host-test harness (test/: a fake HAL on a virtual
+# clock, a minimal host) and the core's own host tests (test/test_*.c). A board's Makefile sets
+# these, then includes this file:
 #
-#   TARGET_NAME   the image's name: build/$(TARGET_NAME).elf and .hex
-#   DRIVER_SRC    the board's portable driver back end (driver.h), host-tested: src/...
+#   TARGET_NAME     the image's name: build/$(TARGET_NAME).elf and .hex
+#   DRIVER_SRC      the board's portable driver back end (driver.h), host-tested: src/...
 #   DRIVER_AVR_SRC  its AVR-only part (timers, interrupts), if any
-#   TEST_SRC      the board's host tests (test/...), run by `make test`
+#   HAL_PERIPHERALS the optional HAL parts its back end uses: i2c (hal_avr_i2c.c), or nothing
+#   TEST_SRC        the board's host tests (test/...; one of them defines fake_board_reset)
 #
-# and gets: all (image + avr-size), size, test, clean. The board's src/ comes first on the
-# include path (its board_config.h), then the core's.
+# and gets: all (image + avr-size), size, test, clean. `make test` builds and runs two programs:
+# build/core-tests, the core's tests on this board's configuration (its board_config.h) with a
+# test back end (test/fake_driver.c) in place of its driver, then build/host-tests, the board's
+# own tests of its back end through the core. The board's src/ comes first on the include path
+# (its board_config.h), then the core's.
 
 MCU     := atmega328p
 F_CPU   := 16000000UL
@@ -24,11 +29,18 @@ AVR_OBJCOPY := avr-objcopy
 AVR_SIZE    := avr-size
 HOST_CC     ?= cc
 
-# The portable core: no AVR headers (crc16.c uses util/crc16.h under __AVR__ only).
+# The portable core: no AVR headers (crc16.c uses util/crc16.h, hal.h avr/pgmspace.h under
+# __AVR__ only).
 CORE_SRC := $(addprefix $(CORE_DIR)/,cobs.c crc16.c frame.c wire.c link.c queue.c playback.c board.c)
 PORTABLE_SRC := $(CORE_SRC) $(DRIVER_SRC)
-AVR_SRC  := $(PORTABLE_SRC) $(DRIVER_AVR_SRC) $(CORE_DIR)/hal_avr.c $(CORE_DIR)/main_avr.c
-HOST_SRC := $(PORTABLE_SRC) $(addprefix $(CORE_TEST_DIR)/,fake_hal.c host.c batch.c test_run.c) $(TEST_SRC)
+# The ATmega328P HAL: what every board uses, and the parts its back end asks for.
+HAL_AVR_SRC := $(addprefix $(CORE_DIR)/hal_avr_,system.c clock.c uart.c eeprom.c $(addsuffix .c,$(HAL_PERIPHERALS)))
+AVR_SRC  := $(PORTABLE_SRC) $(DRIVER_AVR_SRC) $(HAL_AVR_SRC) $(CORE_DIR)/main_avr.c
+# The host-test harness, the core's tests (on the test back end) and the board's tests.
+HARNESS_SRC := $(addprefix $(CORE_TEST_DIR)/,fake_hal.c host.c batch.c test_run.c)
+CORE_TEST_SRC := $(CORE_SRC) $(HARNESS_SRC) $(addprefix $(CORE_TEST_DIR)/,fake_driver.c test_core_main.c \
+                 test_wire.c test_vectors.c test_link.c test_playback.c test_board.c test_requests.c)
+HOST_SRC := $(PORTABLE_SRC) $(HARNESS_SRC) $(TEST_SRC)
 HEADERS  := $(wildcard src/*.h) $(wildcard $(CORE_DIR)/*.h)
 TEST_HEADERS := $(wildcard test/*.h) $(wildcard $(CORE_TEST_DIR)/*.h)
 
@@ -39,8 +51,11 @@ AVR_CFLAGS := -mmcu=$(MCU) -DF_CPU=$(F_CPU) -Os $(WARN) -ffunction-sections -fda
               -fno-strict-aliasing -mcall-prologues $(INCLUDES)
 AVR_LDFLAGS := -mmcu=$(MCU) -Wl,--gc-sections
 # Tests leave trailing fields of their tables to C's zero-fill (seg_spec_t's frequencies).
-HOST_CFLAGS := $(WARN) -Wno-missing-field-initializers -O1 -g -fsanitize=address,undefined \
-               -fno-omit-frame-pointer -fno-sanitize-recover=all $(TEST_INCLUDES)
+HOST_TEST_CFLAGS := $(WARN) -Wno-missing-field-initializers -O1 -g -fsanitize=address,undefined \
+                    -fno-omit-frame-pointer -fno-sanitize-recover=all
+HOST_CFLAGS := $(HOST_TEST_CFLAGS) $(TEST_INCLUDES)
+# The core's tests see the board's src/ (board_config.h) and the core, not the board's tests.
+CORE_TEST_CFLAGS := $(HOST_TEST_CFLAGS) $(INCLUDES) -I$(CORE_TEST_DIR)
 PROTOCOL_DOC := $(CORE)../../docs/protocol.md
 
 AVR_OBJ := $(addprefix $(BUILD)/avr/,$(notdir $(AVR_SRC:.c=.o)))
@@ -65,10 +80,14 @@ $(TARGET).hex: $(TARGET).elf
 size: $(TARGET).elf
 	$(AVR_SIZE) -C --mcu=$(MCU) $<
 
+$(BUILD)/core-tests: $(CORE_TEST_SRC) $(HEADERS) $(wildcard $(CORE_TEST_DIR)/*.h) | $(BUILD)
+	$(HOST_CC) $(CORE_TEST_CFLAGS) $(CORE_TEST_SRC) -o $@.$$$$ -lm && mv $@.$$$$ $@
+
 $(BUILD)/host-tests: $(HOST_SRC) $(HEADERS) $(TEST_HEADERS) | $(BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) $(HOST_SRC) -o $@.$$$$ -lm && mv $@.$$$$ $@
 
-test: $(BUILD)/host-tests
+test: $(BUILD)/core-tests $(BUILD)/host-tests
+	./$(BUILD)/core-tests $(PROTOCOL_DOC)
 	./$(BUILD)/host-tests $(PROTOCOL_DOC)
 
 $(BUILD) $(BUILD)/avr:

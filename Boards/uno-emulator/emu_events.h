@@ -34,7 +34,7 @@ typedef struct {
   uint16_t bad_frames;
   bool link_lost;
   unsigned long rows;
-  /* The UART receive ring (hal_avr.c's rx_head, rx_tail; 0 when not found): its fullest
+  /* The UART receive ring (hal_avr_uart.c's rx_head, rx_tail; 0 when not found): its fullest
    * sampled fill, reported on exit — how close the firmware came to dropping a byte. */
   uint32_t rx_head, rx_tail;
   unsigned rx_high_water;

@@ -3,8 +3,9 @@
  * channel's queue at frame boundaries, the host watchdog, calibration and ROM effects.
  *
  * Channels: BOARD_CHANNEL_COUNT of them (board_config.h), each with its own queue and level;
- * the driver back end gets channel c's level through drive_output(). This board's back end is
- * the DRV2605L (one channel: the chip's real-time playback input).
+ * the board's driver back end (driver.h) gets channel c's drive through driver_output()
+ * (playback.c). Requests are checked against one table of rules (`rules`) before they are
+ * handled.
  */
 #include "board.h"
 
@@ -108,24 +109,143 @@ static bool send_calibration_outcome(uint8_t event) {
 
 /* ---- Requests ---- */
 
+/* What a request must satisfy before it is handled, per message type: one row of `rules`,
+ * checked by request_accepted() in this order, the first failure answered with its error:
+ *
+ *   1. the payload's length within [min_length, max_length], and each field that `ranges`
+ *      names (field_ranges) within its bounds                badPayload (detail 0)
+ *   2. the board has `feature` (a BOARD_FEATURE_* bit)       notSupported (detail 0)
+ *   3. with NAMES_CHANNEL, payload byte 0 is a channel of
+ *      this board                                            badChannel (detail: the channel)
+ *   4. with NOT_WHILE_CALIBRATING, no calibration runs       busy (detail 0)
+ *
+ * A type without a row is unknown (unknownMessage when it came reliably: board-to-host types
+ * too). What a handler checks itself is about more than the payload's shape: a batch's
+ * segments and room (queue_insert_batch), an effect's start in the past. */
+
+/* Rule flags. */
+#define NAMES_CHANNEL 0x01         /* payload byte 0 is a channel */
+#define NOT_WHILE_CALIBRATING 0x02 /* refused (busy) while a calibration runs */
+#define IGNORED 0x04               /* taken as it is, nothing to do */
+
+#define ANY_LENGTH FRAME_MAX_PAYLOAD
+
+/* A field's bounds: the u8 (or, with RANGE_WIDE, the little-endian u16) at `offset` within
+ * [min, max]. */
+#define RANGE_WIDE 0x80 /* or'ed into `offset` */
+typedef struct {
+  uint8_t offset;
+  uint16_t min;
+  uint16_t max;
+} field_range_t;
+
+/* The fields rules bound: a bit each in a rule's `ranges`, an entry each in field_ranges. */
+#define LEVEL_BYTES 0x01 /* a batch's levelBytes: 1 or 2 */
+#define LIBRARY 0x02     /* an effect's library: 1-7 */
+#define EFFECT 0x04      /* and its number: 1-123 */
+#define WATCHDOG_MS 0x08 /* set watchdog: 10-5000 ms */
+
+static const field_range_t field_ranges[] HAL_FLASH = {
+    {5, 1, 2},                  /* LEVEL_BYTES */
+    {1, 1, 7},                  /* LIBRARY */
+    {2, 1, 123},                /* EFFECT */
+    {0 | RANGE_WIDE, 10, 5000}, /* WATCHDOG_MS */
+};
+
+typedef struct {
+  uint8_t type;
+  uint8_t min_length;
+  uint8_t max_length;
+  uint8_t flags;
+  uint8_t feature;
+  uint8_t ranges;
+} request_rule_t;
+
+static const request_rule_t rules[] HAL_FLASH = {
+    /* type                 length          flags                                  feature                    ranges */
+    /* an ack is the link's; an error the host reports needs nothing either */
+    {MSG_ACK,               0, ANY_LENGTH,  IGNORED,                               0,                         0},
+    {MSG_ERROR,             0, ANY_LENGTH,  IGNORED,                               0,                         0},
+    {MSG_IDENTIFY,          0, 0,           0,                                     0,                         0},
+    {MSG_CLOCK_QUERY,       2, 2,           0,                                     0,                         0},
+    /* batches: channel, start time, levelBytes, count (7 bytes), then the segments, which
+     * queue_insert_batch checks */
+    {MSG_QUEUE_SEGMENTS,    7, ANY_LENGTH,  NAMES_CHANNEL | NOT_WHILE_CALIBRATING, 0,                         LEVEL_BYTES},
+    {MSG_REPLACE_SEGMENTS,  7, ANY_LENGTH,  NAMES_CHANNEL | NOT_WHILE_CALIBRATING, 0,                         LEVEL_BYTES},
+    {MSG_STOP,              1, 1,           0,                                     0,                         0},
+    {MSG_STATUS_REQUEST,    0, 0,           0,                                     0,                         0},
+    {MSG_HEARTBEAT,         0, 0,           0,                                     0,                         0},
+    {MSG_CALIBRATE,         1, 1,           NAMES_CHANNEL | NOT_WHILE_CALIBRATING, BOARD_FEATURE_CALIBRATION, 0},
+    /* channel, library, effect, start time */
+    {MSG_PLAY_ROM_EFFECT,   7, 7,           NAMES_CHANNEL | NOT_WHILE_CALIBRATING, BOARD_FEATURE_ROM_EFFECTS, LIBRARY | EFFECT},
+    {MSG_SET_WATCHDOG,      2, 2,           0,                                     0,                         WATCHDOG_MS},
+};
+
 static bool calibrating(void) { return driver_calibrating(); }
 
+/* Whether the fields `ranges` names are within their bounds (the payload is long enough). */
+static bool ranges_hold(uint8_t ranges, const uint8_t *payload) {
+  for (uint8_t i = 0; i < sizeof field_ranges / sizeof field_ranges[0]; i++) {
+    if (!(ranges & (1u << i))) continue;
+    field_range_t range;
+    hal_flash_read(&range, &field_ranges[i], sizeof range);
+    const uint8_t *field = payload + (range.offset & (uint8_t)~RANGE_WIDE);
+    uint16_t value = field[0];
+    if (range.offset & RANGE_WIDE) value |= (uint16_t)(field[1] << 8);
+    if (value < range.min || value > range.max) return false;
+  }
+  return true;
+}
+
+/* The rule for `type`, copied out of flash into *rule; false when the type has none. */
+static bool find_rule(uint8_t type, request_rule_t *rule) {
+  for (uint8_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    hal_flash_read(rule, &rules[i], sizeof *rule);
+    if (rule->type == type) return true;
+  }
+  return false;
+}
+
+/* Whether `frame` is a request to handle; answers the ones that are not (see `rules`). */
+static bool request_accepted(const frame_t *frame) {
+  request_rule_t rule;
+  if (!find_rule(frame->type, &rule)) {
+    /* Unknown, or a board-to-host type: acknowledged by the link, answered here. */
+    if (frame->flags & FLAG_RELIABLE) send_error(ERR_UNKNOWN_MESSAGE, frame->type, 0);
+    return false;
+  }
+  const uint8_t *payload = frame->payload;
+  if (frame->length < rule.min_length || frame->length > rule.max_length || !ranges_hold(rule.ranges, payload)) {
+    send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+  } else if ((rule.feature & BOARD_FEATURES) != rule.feature) {
+    send_error(ERR_NOT_SUPPORTED, frame->type, 0);
+  } else if ((rule.flags & NAMES_CHANNEL) && payload[0] >= BOARD_CHANNEL_COUNT) {
+    send_error(ERR_BAD_CHANNEL, frame->type, payload[0]);
+  } else if ((rule.flags & NOT_WHILE_CALIBRATING) && calibrating()) {
+    send_error(ERR_BUSY, frame->type, 0);
+  } else {
+    return !(rule.flags & IGNORED);
+  }
+  return false;
+}
+
+/* The little-endian u16 or u32 at `bytes` (a field of a payload its rule checked). */
+static uint16_t field_u16(const uint8_t *bytes) {
+  wire_reader_t reader;
+  wire_reader_init(&reader, bytes, 2);
+  return wire_get_u16(&reader);
+}
+
+static uint32_t field_u32(const uint8_t *bytes) {
+  wire_reader_t reader;
+  wire_reader_init(&reader, bytes, 4);
+  return wire_get_u32(&reader);
+}
+
+/* `queue` and `replace` (their rule checked the header and the channel). */
 static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, uint32_t now) {
-  wire_batch_t header;
-  if (!wire_batch_begin(&header, payload, length)) {
-    send_error(ERR_BAD_PAYLOAD, type, 0);
-    return;
-  }
-  if (header.channel >= BOARD_CHANNEL_COUNT) {
-    send_error(ERR_BAD_CHANNEL, type, header.channel);
-    return;
-  }
-  if (calibrating()) {
-    send_error(ERR_BUSY, type, 0);
-    return;
-  }
   /* `queue` and `replace` share the cut: see queue_insert_batch. */
-  channel_t *channel = &board.channels[header.channel];
+  channel_t *channel = &board.channels[payload[0]];
   queue_result_t result = queue_insert_batch(&channel->queue, payload, length, now);
   if (result.error != 0) {
     send_error(result.error, type, result.detail);
@@ -135,105 +255,55 @@ static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, u
   channel->reevaluate = true;
   /* A batch that starts within the staged frames cuts them; one after them (streaming: the
    * host queues ~30 ms ahead, frames are staged 4 ms ahead) leaves them as they are. */
-  if (channel->staging && time_diff(header.start_time, channel->stage_from) < 0) channel->restage = true;
+  if (channel->staging && time_diff(field_u32(payload + 1), channel->stage_from) < 0) channel->restage = true;
 }
 
-static void handle_rom_effect(const uint8_t *payload, uint8_t length, uint32_t now) {
-  wire_reader_t reader;
-  wire_reader_init(&reader, payload, length);
-  uint8_t channel = wire_get_u8(&reader);
-  uint8_t library = wire_get_u8(&reader);
-  uint8_t effect = wire_get_u8(&reader);
-  uint32_t start = wire_get_u32(&reader);
-  if (!wire_reader_done(&reader) || library < 1 || library > 7 || effect < 1 || effect > 123) {
-    send_error(ERR_BAD_PAYLOAD, MSG_PLAY_ROM_EFFECT, 0);
-  } else if (!(BOARD_FEATURES & BOARD_FEATURE_ROM_EFFECTS)) {
-    send_error(ERR_NOT_SUPPORTED, MSG_PLAY_ROM_EFFECT, 0);
-  } else if (channel >= BOARD_CHANNEL_COUNT) {
-    send_error(ERR_BAD_CHANNEL, MSG_PLAY_ROM_EFFECT, channel);
-  } else if (calibrating()) {
-    send_error(ERR_BUSY, MSG_PLAY_ROM_EFFECT, 0);
-  } else if (time_diff(start, now) < 0) {
-    send_error(ERR_TIME_IN_PAST, MSG_PLAY_ROM_EFFECT, 0);
-  } else {
-    driver_play_effect(channel, library, effect, start);
-  }
-}
-
+/* Handles a request that passed its rule: its payload has the length and values the rule asks
+ * for (payload[0] is a channel where the rule says so). */
 static void dispatch(const frame_t *frame, uint32_t now) {
+  if (!request_accepted(frame)) return;
   const uint8_t *payload = frame->payload;
-  uint8_t length = frame->length;
-  wire_reader_t reader;
-  wire_reader_init(&reader, payload, length);
   switch (frame->type) {
-    case MSG_ACK:
-    case MSG_ERROR: /* an error the host reports: nothing to do */
-      break;
     case MSG_IDENTIFY:
-      if (length != 0) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-      else (void)link_send_dynamic(&board.link, MSG_CAPABILITIES);
+      (void)link_send_dynamic(&board.link, MSG_CAPABILITIES);
       break;
     case MSG_CLOCK_QUERY: {
-      uint16_t id = wire_get_u16(&reader);
-      if (!wire_reader_done(&reader)) {
-        send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-        break;
-      }
       uint8_t reply[10];
       wire_writer_t writer;
       wire_writer_init(&writer, reply, sizeof reply);
-      wire_clock(&writer, id, hal_ticks64());
+      wire_clock(&writer, field_u16(payload), hal_ticks64());
       (void)link_send(&board.link, MSG_CLOCK, reply, writer.length);
       break;
     }
     case MSG_QUEUE_SEGMENTS:
     case MSG_REPLACE_SEGMENTS:
-      handle_batch(frame->type, payload, length, now);
+      handle_batch(frame->type, payload, frame->length, now);
       break;
-    case MSG_STOP: {
-      uint8_t mask = wire_get_u8(&reader);
-      if (!wire_reader_done(&reader)) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-      else stop_channels(mask);
+    case MSG_STOP:
+      stop_channels(payload[0]);
       break;
-    }
     case MSG_STATUS_REQUEST:
-      if (length != 0) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-      else send_status(now);
+      send_status(now);
       break;
-    case MSG_HEARTBEAT:
-      if (length != 0) send_error(ERR_BAD_PAYLOAD, frame->type, 0);
+    /* Boards without the feature have no code for these: their rules refuse them. */
+#if BOARD_FEATURES & BOARD_FEATURE_CALIBRATION
+    case MSG_CALIBRATE:
+      stop_channel(payload[0]); /* the channel plays nothing while calibrating */
+      driver_calibrate(payload[0], now);
       break;
-    case MSG_CALIBRATE: {
-      uint8_t channel = wire_get_u8(&reader);
-      if (!wire_reader_done(&reader)) {
-        send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-      } else if (!(BOARD_FEATURES & BOARD_FEATURE_CALIBRATION)) {
-        send_error(ERR_NOT_SUPPORTED, frame->type, 0);
-      } else if (channel >= BOARD_CHANNEL_COUNT) {
-        send_error(ERR_BAD_CHANNEL, frame->type, channel);
-      } else if (calibrating()) {
-        send_error(ERR_BUSY, frame->type, 0);
-      } else {
-        stop_channel(channel); /* the channel plays nothing while calibrating */
-        driver_calibrate(channel, now);
-      }
+#endif
+#if BOARD_FEATURES & BOARD_FEATURE_ROM_EFFECTS
+    case MSG_PLAY_ROM_EFFECT: {
+      uint32_t start = field_u32(payload + 3); /* after channel, library, effect */
+      if (time_diff(start, now) < 0) send_error(ERR_TIME_IN_PAST, MSG_PLAY_ROM_EFFECT, 0);
+      else driver_play_effect(payload[0], payload[1], payload[2], start);
       break;
     }
-    case MSG_PLAY_ROM_EFFECT:
-      handle_rom_effect(payload, length, now);
+#endif
+    case MSG_SET_WATCHDOG:
+      board.watchdog_ms = field_u16(payload);
       break;
-    case MSG_SET_WATCHDOG: {
-      uint16_t milliseconds = wire_get_u16(&reader);
-      if (!wire_reader_done(&reader) || milliseconds < 10 || milliseconds > 5000) {
-        send_error(ERR_BAD_PAYLOAD, frame->type, 0);
-      } else {
-        board.watchdog_ms = milliseconds;
-      }
-      break;
-    }
-    default:
-      /* Unknown, or a board-to-host type: acknowledged by the link, answered here. */
-      if (frame->flags & FLAG_RELIABLE) send_error(ERR_UNKNOWN_MESSAGE, frame->type, 0);
+    default: /* MSG_HEARTBEAT: the frame fed the host watchdog (handle_frame) */
       break;
   }
 }

@@ -1,8 +1,13 @@
 /*
- * hal.h — the hardware the portable protocol core needs, and nothing more.
+ * hal.h — the hardware the portable protocol core and the driver back ends need, and nothing
+ * more.
  *
- * Implemented by hal_avr.c on the ATmega328P and by test/fake_hal.c on the host (a virtual
- * clock, byte buffers and a register-file DRV2605L). The core never touches registers itself.
+ * Implemented on the ATmega328P by hal_avr_*.c, one peripheral per file (hal_avr_system.c: reset
+ * cause, hardware watchdog, hal_init; hal_avr_clock.c: the board clock and idle sleep;
+ * hal_avr_uart.c; hal_avr_eeprom.c; hal_avr_i2c.c, linked only by boards that list it in
+ * HAL_PERIPHERALS), and on the host by test/fake_hal.c (a virtual clock, byte buffers, an
+ * EEPROM image, an I2C bus whose devices the board's tests model). The core never touches
+ * registers itself.
  */
 #ifndef HAL_H
 #define HAL_H
@@ -10,7 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Starts the clock, UART, I2C, and the AVR watchdog. Called once before board_init(). */
+/* Starts the clock, the UART and the AVR watchdog. Called once before board_init(). Other
+ * peripherals start when a back end asks for them (hal_i2c_init). */
 void hal_init(void);
 
 /* Board clock (BOARD_CLOCK_HZ): the low 32 bits, and the whole counter. Monotonic. On the
@@ -19,9 +25,11 @@ void hal_init(void);
 uint32_t hal_ticks(void);
 uint64_t hal_ticks64(void);
 
-/* The UART's receive ring (bytes; one stays free): ~11 ms of bytes at 115200 baud, room for
- * what arrives while the H-bridge board decodes a batch (up to ~4 ms). */
+/* The UART's rings (bytes; one of each stays free). Receive: ~11 ms of bytes at 115200 baud,
+ * room for what arrives while the H-bridge board decodes a batch (up to ~4 ms). Transmit:
+ * hal_uart_tx_free() reports at most HAL_UART_TX_SIZE - 1. Both powers of two. */
 #define HAL_UART_RX_SIZE 128
+#define HAL_UART_TX_SIZE 128
 
 /* UART: the next received byte or -1; free space in the transmit buffer; queue one byte
  * (only after checking hal_uart_tx_free(): the call never blocks). */
@@ -29,21 +37,28 @@ int hal_uart_getc(void);
 uint16_t hal_uart_tx_free(void);
 void hal_uart_putc(uint8_t byte);
 
-/* DRV2605L register access over I2C (address 0x5A). False when the chip does not answer
- * (NACK or bus timeout): callers treat the driver as not responding. */
-bool hal_drv_write(uint8_t reg, uint8_t value);
-bool hal_drv_read(uint8_t reg, uint8_t *value);
+/* I2C master (400 kHz), for back ends with a chip on the bus: hal_i2c_init() once before the
+ * first transfer; then one register of the device at 7-bit `address` written, or read (a
+ * repeated start between the register number and the byte). False when the device does not
+ * answer (NACK or a bus timeout: a missing chip never hangs the loop). */
+void hal_i2c_init(void);
+bool hal_i2c_write_register(uint8_t address, uint8_t reg, uint8_t value);
+bool hal_i2c_read_register(uint8_t address, uint8_t reg, uint8_t *value);
+
+/* EEPROM: bytes 0-1 are the HAL's boot counter; from HAL_EEPROM_FREE on, the bytes are the
+ * driver back end's to lay out (the DRV2605L keeps its calibration there). A blank EEPROM
+ * reads 0xFF. */
+#define HAL_EEPROM_SIZE 1024
+#define HAL_EEPROM_FREE 2
 
 /* Boot counter in EEPROM: reads it (blank 0xFFFF counts as 0), adds one, stores and returns
  * the new value. Called once per boot. */
 uint16_t hal_boot_count_increment(void);
 
-/* The DRV2605L's calibration kept in EEPROM (address 2, after the boot counter) so that a
- * board starts calibrated: HAL_CALIBRATION_SIZE bytes as drv2605.c lays them out. Load returns
- * false for a blank EEPROM; the layout's own check byte catches anything else. */
-#define HAL_CALIBRATION_SIZE 6
-bool hal_calibration_load(uint8_t record[HAL_CALIBRATION_SIZE]);
-void hal_calibration_store(const uint8_t record[HAL_CALIBRATION_SIZE]);
+/* `length` bytes at EEPROM `address` read into `bytes`; written from `bytes`, each byte only
+ * when it differs (EEPROM cells wear). */
+void hal_eeprom_read(uint16_t address, uint8_t *bytes, uint8_t length);
+void hal_eeprom_update(uint16_t address, const uint8_t *bytes, uint8_t length);
 
 /* Why the board started, as a protocol reset cause (0 unknown, 1 power-on, 2 external,
  * 3 brown-out, 4 watchdog). */
@@ -55,5 +70,17 @@ void hal_watchdog_kick(void);
 /* Nothing to do until `deadline` (board ticks, low 32 bits) unless a byte arrives: the AVR
  * sleeps (idle mode) until an interrupt; the host fake returns at once. */
 void hal_idle_until(uint32_t deadline);
+
+/* Constant tables kept in flash: HAL_FLASH on the definition, hal_flash_read() to copy an
+ * entry out (on the AVR a plain const table would take RAM: it is copied there at boot). */
+#ifdef __AVR__
+#include <avr/pgmspace.h>
+#define HAL_FLASH PROGMEM
+#define hal_flash_read(destination, source, size) memcpy_P((destination), (source), (size))
+#else
+#include <string.h>
+#define HAL_FLASH
+#define hal_flash_read(destination, source, size) memcpy((destination), (source), (size))
+#endif
 
 #endif

@@ -19,14 +19,16 @@
 
 #include "board_config.h"
 #include "frame.h"
+#include "wire.h"
 
 /* Reliable frames a sender may leave unacknowledged (§4.3): a peer's retransmitted SYN arrives
  * before we have taken more than this many frames of its session. */
 #define LINK_PROTOCOL_WINDOW 8
 /* Reliable frames in flight at most (the protocol allows up to 8; 4 saves RAM). */
 #define LINK_WINDOW 4
-/* Largest stored payload: status (17 bytes). Capabilities are regenerated at each send. */
-#define LINK_SLOT_PAYLOAD 18
+/* Largest stored payload: status, 9 bytes and 8 per channel (17 with one channel, 25 with
+ * two; the clock reply is 10). Capabilities are regenerated at each send. */
+#define LINK_SLOT_PAYLOAD WIRE_STATUS_SIZE(BOARD_CHANNEL_COUNT)
 
 /* Retransmission timer (§4.3), in board ticks. */
 #define LINK_RTO_INITIAL (25UL * BOARD_TICKS_PER_MS)

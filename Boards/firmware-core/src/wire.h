@@ -100,6 +100,9 @@ typedef struct {
   wire_channel_status_t channels[WIRE_MAX_CHANNELS];
 } wire_status_t;
 
+/* A status payload's size: the board part, then 8 bytes per channel (§6.8). */
+#define WIRE_STATUS_SIZE(channel_count) (9u + 8u * (channel_count))
+
 void wire_capabilities(wire_writer_t *writer, const wire_capabilities_t *capabilities);
 void wire_clock(wire_writer_t *writer, uint16_t id, uint64_t board_time);
 void wire_status(wire_writer_t *writer, const wire_status_t *status);

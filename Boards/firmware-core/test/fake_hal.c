@@ -1,11 +1,9 @@
 /*
- * fake_hal.c — host implementation of hal.h for the tests.
+ * fake_hal.c — host implementation of hal.h for the tests (fake_hal.h).
  */
 #include "fake_hal.h"
 
 #include <string.h>
-
-#include "hal.h"
 
 fake_hal_t fake;
 
@@ -13,27 +11,10 @@ void fake_reset(uint64_t start) {
   memset(&fake, 0, sizeof fake);
   fake.now = start;
   fake.tx_space = 512;
-  fake.chip_present = true;
-  /* DRV2605L reset values (SLOS854): STATUS id 7, standby, defaults of the loop registers. */
-  fake.regs[0x00] = 0xE0;
-  fake.regs[0x01] = 0x40;
-  fake.regs[0x04] = 0x01;
-  fake.regs[0x16] = 0x3E;
-  fake.regs[0x17] = 0x8C;
-  fake.regs[0x18] = 0x0C;
-  fake.regs[0x19] = 0x6C;
-  fake.regs[0x1A] = 0x36;
-  fake.regs[0x1B] = 0x93;
-  fake.regs[0x1C] = 0xF5;
-  fake.regs[0x1D] = 0xA0;
-  fake.regs[0x1E] = 0x20;
-  fake.regs[0x1F] = 0x80;
-  fake.regs[0x20] = 0x33;
-  fake.calibration_ticks = 2000000; /* 1 s */
-  fake.rom_ticks = 200000;          /* 100 ms */
   fake.eeprom_boot = 0xFFFF;
-  memset(fake.eeprom_calibration, 0xFF, sizeof fake.eeprom_calibration);
+  memset(fake.eeprom, 0xFF, sizeof fake.eeprom);
   fake.reset_cause = 1;
+  fake_board_reset();
 }
 
 void fake_rx(const uint8_t *bytes, size_t count) {
@@ -41,13 +22,6 @@ void fake_rx(const uint8_t *bytes, size_t count) {
 }
 
 size_t fake_rx_pending(void) { return fake.rx_head - fake.rx_tail; }
-
-size_t fake_find_write(size_t from, uint8_t reg) {
-  for (size_t i = from; i < fake.write_count; i++) {
-    if (fake.writes[i].reg == reg) return i;
-  }
-  return (size_t)-1;
-}
 
 /* ---- hal.h ---- */
 
@@ -70,43 +44,14 @@ void hal_uart_putc(uint8_t byte) {
   if (fake.tx_space_drains && fake.tx_space > 0) fake.tx_space--;
 }
 
-bool hal_drv_write(uint8_t reg, uint8_t value) {
-  if (!fake.chip_present) return false;
-  if (fake.write_count < FAKE_MAX_WRITES) {
-    fake.writes[fake.write_count++] = (fake_write_t){fake.now, reg, value};
-  }
-  if (reg == 0x00) return true; /* STATUS is read-only */
-  fake.regs[reg] = value;
-  if (reg == 0x0C) {
-    uint8_t mode = fake.regs[0x01] & 7;
-    if ((value & 1) == 0) {
-      fake.go_busy_until = 0;
-    } else if (mode == 7) {
-      fake.go_busy_until = fake.calibration_ticks == UINT64_MAX ? UINT64_MAX : fake.now + fake.calibration_ticks;
-    } else if (mode == 0) {
-      fake.go_busy_until = fake.now + fake.rom_ticks;
-    }
-  }
-  return true;
+void hal_i2c_init(void) {}
+
+bool hal_i2c_write_register(uint8_t address, uint8_t reg, uint8_t value) {
+  return fake.i2c && fake.i2c->write(address, reg, value);
 }
 
-bool hal_drv_read(uint8_t reg, uint8_t *value) {
-  if (!fake.chip_present) return false;
-  fake.reads++;
-  if (reg == 0x0C) {
-    bool busy = fake.now < fake.go_busy_until;
-    if (!busy && (fake.regs[0x0C] & 1) && (fake.regs[0x01] & 7) == 7) {
-      /* Auto-calibration finished: results as a 175 Hz LRA would give. */
-      fake.regs[0x18] = 0x0C;
-      fake.regs[0x19] = 0x8C;
-      fake.regs[0x22] = 0x3A;
-      fake.regs[0x1A] = (uint8_t)((fake.regs[0x1A] & 0xFC) | 0x03); /* BEMF_GAIN found: 3 */
-      fake.regs[0x00] = (uint8_t)((fake.regs[0x00] & 0xE0) | fake.calibration_status);
-    }
-    if (!busy) fake.regs[0x0C] &= (uint8_t)~1u;
-  }
-  *value = fake.regs[reg];
-  return true;
+bool hal_i2c_read_register(uint8_t address, uint8_t reg, uint8_t *value) {
+  return fake.i2c && fake.i2c->read(address, reg, value);
 }
 
 uint16_t hal_boot_count_increment(void) {
@@ -115,16 +60,12 @@ uint16_t hal_boot_count_increment(void) {
   return fake.eeprom_boot;
 }
 
-bool hal_calibration_load(uint8_t record[HAL_CALIBRATION_SIZE]) {
-  memcpy(record, fake.eeprom_calibration, HAL_CALIBRATION_SIZE);
-  for (int i = 0; i < HAL_CALIBRATION_SIZE; i++) {
-    if (record[i] != 0xFF) return true;
-  }
-  return false;
+void hal_eeprom_read(uint16_t address, uint8_t *bytes, uint8_t length) {
+  for (uint8_t i = 0; i < length; i++) bytes[i] = fake.eeprom[(address + i) % HAL_EEPROM_SIZE];
 }
 
-void hal_calibration_store(const uint8_t record[HAL_CALIBRATION_SIZE]) {
-  memcpy(fake.eeprom_calibration, record, HAL_CALIBRATION_SIZE);
+void hal_eeprom_update(uint16_t address, const uint8_t *bytes, uint8_t length) {
+  for (uint8_t i = 0; i < length; i++) fake.eeprom[(address + i) % HAL_EEPROM_SIZE] = bytes[i];
 }
 
 uint8_t hal_reset_cause(void) { return fake.reset_cause; }

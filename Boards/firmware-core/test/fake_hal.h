@@ -1,6 +1,7 @@
 /*
- * fake_hal.h — the HAL on the host for tests: a virtual clock, UART byte buffers, a DRV2605L
- * register file that logs every write with its time, an EEPROM boot counter and a reset cause.
+ * fake_hal.h — the HAL on the host for tests: a virtual clock, UART byte buffers, the boot
+ * counter and an EEPROM image, a reset cause, and an I2C bus whose device (if any) the board's
+ * tests model (the DRV2605L's register file: uno-drv2605l/firmware/test/fake_drv2605.c).
  */
 #ifndef FAKE_HAL_H
 #define FAKE_HAL_H
@@ -9,13 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-  uint64_t time; /* ticks */
-  uint8_t reg;
-  uint8_t value;
-} fake_write_t;
+#include "hal.h"
 
-#define FAKE_MAX_WRITES 8192
+/* A device on the fake I2C bus: its register writes and reads by address; false when nothing
+ * answers at `address`. */
+typedef struct {
+  bool (*write)(uint8_t address, uint8_t reg, uint8_t value);
+  bool (*read)(uint8_t address, uint8_t reg, uint8_t *value);
+} fake_i2c_device_t;
 
 typedef struct {
   uint64_t now;           /* the board clock (ticks) */
@@ -30,34 +32,27 @@ typedef struct {
   uint16_t tx_space;  /* what hal_uart_tx_free reports (free space of a UART buffer) */
   bool tx_space_drains; /* hal_uart_putc uses up tx_space (a caller refills it as bytes leave) */
 
-  /* DRV2605L */
-  bool chip_present;
-  uint8_t regs[256];
-  fake_write_t writes[FAKE_MAX_WRITES];
-  size_t write_count;
-  size_t reads;
-  uint64_t go_busy_until;     /* GO reads 1 until then */
-  uint64_t calibration_ticks; /* how long GO stays set in MODE 7 (UINT64_MAX: forever) */
-  uint64_t rom_ticks;         /* in MODE 0 */
-  uint8_t calibration_status; /* STATUS low bits after a calibration (0x08: DIAG failed) */
+  /* I2C: the device on the bus (NULL: nothing answers), set by fake_board_reset(). */
+  const fake_i2c_device_t *i2c;
 
   /* EEPROM and reset */
-  uint16_t eeprom_boot; /* 0xFFFF: blank */
-  uint8_t eeprom_calibration[6]; /* all 0xFF: blank */
+  uint16_t eeprom_boot; /* word 0, the boot counter (hal_boot_count_increment); 0xFFFF: blank */
+  uint8_t eeprom[HAL_EEPROM_SIZE]; /* what hal_eeprom_read/update see (all 0xFF: blank) */
   uint8_t reset_cause;
   unsigned watchdog_kicks;
 } fake_hal_t;
 
 extern fake_hal_t fake;
 
-/* Resets every fake to its defaults with the clock at `start` ticks (the chip present,
- * device id 7, datasheet register defaults). */
+/* Resets every fake to its defaults with the clock at `start` ticks, then the board's own
+ * (fake_board_reset). */
 void fake_reset(uint64_t start);
+
+/* The board's fakes back to their defaults (its chip present, datasheet register values, an
+ * empty log): provided by each test program, with its board's fakes; called by fake_reset(). */
+void fake_board_reset(void);
 
 void fake_rx(const uint8_t *bytes, size_t count);
 size_t fake_rx_pending(void);
-
-/* Register writes to `reg` since index `from`, for searching the log. */
-size_t fake_find_write(size_t from, uint8_t reg);
 
 #endif

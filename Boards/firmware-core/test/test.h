@@ -1,6 +1,7 @@
 /*
  * test.h — a tiny test harness: CHECK macros record failures with file and line; each test
- * is a void function listed in test_main.c.
+ * is a void function in a suite's list, run by test_run() from a test program's main
+ * (test_core_main.c, each board's test_main.c).
  */
 #ifndef TEST_H
 #define TEST_H

@@ -9,6 +9,7 @@
 #include "fake_hal.h"
 #include "host.h"
 #include "test.h"
+#include "wire.h"
 
 static void reset_notice_first_with_syn(void) {
   host_t host;
@@ -49,27 +50,34 @@ static void identify_answers_capabilities(void) {
   CHECK_EQ(caps->frame.flags, FLAG_RELIABLE | FLAG_ACK_VALID); /* piggybacked ack */
   CHECK_EQ(caps->frame.ack, 1);
   CHECK_EQ(caps->frame.seq, 1);
+  /* Every field as this board's board_config.h has it (§6.3). */
   const uint8_t *p = caps->payload;
-  CHECK_EQ(p[0], 1);
-  CHECK(p[1] == 13 && memcmp(p + 2, "hapticctl-uno", 13) == 0);
-  CHECK(p[15] == 5 && memcmp(p + 16, "1.0.0", 5) == 0);
-  CHECK(p[21] == 12 && memcmp(p + 22, "uno-drv2605l", 12) == 0);
-  const uint8_t *q = p + 34;
-  CHECK_EQ(le16(q), 1);           /* boot count */
-  CHECK_EQ(le32(q + 2), 2000000); /* clock */
-  CHECK_EQ(le16(q + 6), 1000);    /* frame period */
-  CHECK_EQ(le16(q + 8), BOARD_QUEUE_DEPTH);
-  CHECK_EQ(le16(q + 10), 100);    /* watchdog */
-  CHECK_EQ(le16(q + 12), 0x1B);   /* features */
-  CHECK_EQ(q[14], 1);             /* channels */
-  CHECK_EQ(q[15], 1);             /* LRA */
-  CHECK_EQ(le16(q + 16), 1750);
-  CHECK_EQ(le16(q + 18), 1100);
-  CHECK_EQ(le16(q + 20), 0);
-  CHECK_EQ(le16(q + 22), 0);
-  CHECK_EQ(q[24], 8);
-  CHECK_EQ(q[25], 1); /* uncalibrated */
-  CHECK_EQ(caps->frame.length, 60);
+  CHECK_EQ(p[0], PROTOCOL_VERSION);
+  p++;
+  const char *const strings[] = {FIRMWARE_NAME, FIRMWARE_VERSION, BOARD_ID};
+  for (int s = 0; s < 3; s++) {
+    CHECK(p[0] == strlen(strings[s]) && memcmp(p + 1, strings[s], p[0]) == 0);
+    p += 1 + p[0];
+  }
+  CHECK_EQ(le16(p), 1);                 /* boot count */
+  CHECK_EQ(le32(p + 2), BOARD_CLOCK_HZ);
+  CHECK_EQ(le16(p + 6), BOARD_FRAME_PERIOD_US);
+  CHECK_EQ(le16(p + 8), BOARD_QUEUE_DEPTH);
+  CHECK_EQ(le16(p + 10), BOARD_WATCHDOG_MS_DEFAULT);
+  CHECK_EQ(le16(p + 12), BOARD_FEATURES);
+  CHECK_EQ(p[14], BOARD_CHANNEL_COUNT);
+  const wire_channel_info_t channels[BOARD_CHANNEL_COUNT] = BOARD_CHANNEL_INFO;
+  p += 15;
+  for (int c = 0; c < BOARD_CHANNEL_COUNT; c++, p += 11) {
+    CHECK_EQ(p[0], channels[c].kind);
+    CHECK_EQ(le16(p + 1), channels[c].f0_x10);
+    CHECK_EQ(le16(p + 3), channels[c].q_x100);
+    CHECK_EQ(le16(p + 5), channels[c].freq_min);
+    CHECK_EQ(le16(p + 7), channels[c].freq_max);
+    CHECK_EQ(p[9], channels[c].amplitude_bits);
+    CHECK_EQ(p[10], (BOARD_FEATURES & BOARD_FEATURE_CALIBRATION) ? 1 : 0); /* uncalibrated */
+  }
+  CHECK_EQ(caps->frame.length, p - caps->payload);
 }
 
 static void clock_query_echoes_id(void) {
@@ -525,7 +533,7 @@ static void unanswered_reset_notice_keeps_coming(void) {
 
 const test_case_t link_tests[] = {
     {"reset notice is the first frame after boot, with SYN and the boot count", reset_notice_first_with_syn},
-    {"identify -> ack + capabilities (all fields)", identify_answers_capabilities},
+    {"identify -> ack + capabilities (every field, from board_config.h)", identify_answers_capabilities},
     {"clock query echoes its id with the board time", clock_query_echoes_id},
     {"duplicates and out-of-order frames are dropped but acknowledged", duplicates_and_out_of_order_are_dropped},
     {"bad CRC and garbage are ignored and counted in badFrames", bad_crc_is_ignored_and_counted},

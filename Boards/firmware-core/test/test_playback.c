@@ -1,6 +1,7 @@
 /*
- * test_playback.c — segment queue playback through the whole board: levels frame by frame
- * (RTP_INPUT writes with their times), ramps and rounding, gaps, late batches, replace,
+ * test_playback.c — segment queue playback through the whole core, on channel 0 of this
+ * board's configuration: levels frame by frame (the test back end's outputs with their times,
+ * clamped to the board's level range), ramps and rounding, gaps, late batches, replace,
  * queueFull, stop, underruns, errors, and time across the 32-bit wrap.
  */
 #include <math.h>
@@ -8,7 +9,7 @@
 
 #include "batch.h"
 #include "board.h"
-#include "drv2605.h"
+#include "fake_driver.h"
 #include "fake_hal.h"
 #include "host.h"
 #include "test.h"
@@ -29,27 +30,16 @@ static void setup(host_t *host, uint64_t start) {
   host_read(host);
 }
 
-/* RTP_INPUT in effect at time t (from the write log); -1 before any write. */
-static int rtp_at(uint64_t t) {
-  int value = -1;
-  for (size_t i = 0; i < fake.write_count && fake.writes[i].time <= t; i++) {
-    if (fake.writes[i].reg == DRV_REG_RTP_INPUT) value = fake.writes[i].value;
-  }
-  return value;
-}
+/* Channel 0's drive in effect at time t (from the output log); -1 before any output. */
+static int drive_at(uint64_t t) { return fake_drive_at(0, t); }
 
-/* RTP writes never repeat the value already there. */
-static bool rtp_writes_only_changes(size_t from) {
-  int last = -1;
-  for (size_t i = from; i < fake.write_count; i++) {
-    if (fake.writes[i].reg != DRV_REG_RTP_INPUT) continue;
-    if (fake.writes[i].value == last) return false;
-    last = fake.writes[i].value;
-  }
-  return true;
+/* The first change of channel 0's drive from output index `from` on, or NULL. */
+static const fake_output_t *next_change(size_t from, size_t *index) {
+  size_t i = fake_next_change(0, from);
+  if (i == (size_t)-1) return NULL;
+  *index = i;
+  return &fake_driver.outputs[i];
 }
-
-static int clamp255(long level) { return level < 0 ? 0 : level > 255 ? 255 : (int)level; }
 
 static const host_frame_t *expect_error(host_t *host, uint8_t code, uint8_t type, uint16_t detail) {
   const host_frame_t *error = host_find(host, MSG_ERROR);
@@ -77,7 +67,7 @@ static uint16_t status_field(host_t *host, int offset) {
 static void plays_the_vector_batch_frame_by_frame(void) {
   host_t host;
   setup(&host, 1000000);
-  size_t first_write = fake.write_count;
+  size_t first_output = fake_driver.count;
   uint32_t start = (uint32_t)fake.now + MS_TICKS(10) + 123; /* not on any grid */
   const seg_spec_t segs[] = {{9, 127, 127, false}, {5, -127, -127, true}, {200, 20, 0, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, segs, 3);
@@ -86,20 +76,20 @@ static void plays_the_vector_batch_frame_by_frame(void) {
   CHECK(host_find(&host, MSG_ERROR) == NULL);
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 3);
   run_for(MS_TICKS(230));
-  CHECK_EQ(rtp_at(start - 1), 0);
+  CHECK_EQ(drive_at(start - 1), 0);
   for (uint32_t k = 0; k < 214; k++) {
     long expected = k < 9 ? 127 : k < 14 ? -127 : lround(20.0 - 20.0 * (k - 14) / 199.0);
-    CHECK_EQ(rtp_at(start + k * FRAME), clamp255(expected));
-    CHECK_EQ(rtp_at(start + k * FRAME + FRAME - 1), clamp255(expected));
+    CHECK_EQ(drive_at(start + k * FRAME), board_level(expected));
+    CHECK_EQ(drive_at(start + k * FRAME + FRAME - 1), board_level(expected));
   }
-  CHECK_EQ(rtp_at(start + 214 * FRAME), 0);
-  /* The first write lands exactly on the batch start, the brake frames write 0 exactly 9
-   * frames later. */
-  size_t i = fake_find_write(first_write, DRV_REG_RTP_INPUT);
-  CHECK(i != (size_t)-1 && fake.writes[i].time == start && fake.writes[i].value == 127);
-  i = fake_find_write(i + 1, DRV_REG_RTP_INPUT);
-  CHECK(i != (size_t)-1 && fake.writes[i].time == start + 9 * FRAME && fake.writes[i].value == 0);
-  CHECK(rtp_writes_only_changes(first_write));
+  CHECK_EQ(drive_at(start + 214 * FRAME), 0);
+  /* The first change lands exactly on the batch start, the brake frames' exactly 9 frames
+   * later (-127, or 0 on a board without signed levels). */
+  size_t i = 0;
+  const fake_output_t *change = next_change(first_output, &i);
+  CHECK(change && change->time == start && change->level == 127 && change->frame_start == start);
+  change = change ? next_change(i + 1, &i) : NULL;
+  CHECK(change && change->time == start + 9 * FRAME && change->level == board_level(-127));
   CHECK_EQ(status_field(&host, STATUS_UNDERRUNS), 0); /* the ramp ends at 0 */
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 0);
 }
@@ -116,7 +106,7 @@ static void gaps_play_zero(void) {
   host_read(&host);
   for (uint32_t k = 0; k < 16; k++) {
     int expected = k < 4 ? 100 : k < 10 ? 0 : k < 13 ? 60 : 0;
-    CHECK_EQ(rtp_at(start + k * FRAME + 1000), expected);
+    CHECK_EQ(drive_at(start + k * FRAME + 1000), expected);
   }
   /* The drive ending at 100 before the gap is no underrun (the queue was not dry); the second
    * batch ending at 60 is one. */
@@ -135,14 +125,17 @@ static void late_batches_skip_the_past(void) {
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
   /* Now is 1.5 frames into the ramp: frame 1 of it (level 10) plays at once. */
-  CHECK_EQ(rtp_at(fake.now), 10);
-  CHECK_EQ(fake.writes[fake.write_count - 1].time, now);
+  CHECK_EQ(drive_at(fake.now), 10);
+  size_t i = 0;
+  const fake_output_t *change = next_change(0, &i);
+  while (change && change->level != 10) change = next_change(i + 1, &i);
+  CHECK(change && change->time == now);
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 2); /* the finished segment is not queued */
   CHECK_EQ(status_field(&host, STATUS_LATE), 1);
   run_for(MS_TICKS(20));
-  CHECK_EQ(rtp_at(start + 2 * FRAME + 2 * FRAME), 20);
-  CHECK_EQ(rtp_at(start + 2 * FRAME + 9 * FRAME), 90);
-  CHECK_EQ(rtp_at(start + 12 * FRAME), 0);
+  CHECK_EQ(drive_at(start + 2 * FRAME + 2 * FRAME), 20);
+  CHECK_EQ(drive_at(start + 2 * FRAME + 9 * FRAME), 90);
+  CHECK_EQ(drive_at(start + 12 * FRAME), 0);
 }
 
 static void replace_cuts_the_segment_in_progress(void) {
@@ -153,7 +146,7 @@ static void replace_cuts_the_segment_in_progress(void) {
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, long_drive, 2);
   run_for(MS_TICKS(12));
   host_read(&host);
-  CHECK_EQ(rtp_at(fake.now), 100);
+  CHECK_EQ(drive_at(fake.now), 100);
   /* At frame ~10, replace from frame 20 (inside the first segment) with 10 frames at 50. */
   uint32_t cut = start + 20 * FRAME + 500; /* off the frame grid too */
   const seg_spec_t change[] = {{10, 50, 50, false}};
@@ -163,14 +156,15 @@ static void replace_cuts_the_segment_in_progress(void) {
   CHECK(host_find(&host, MSG_ERROR) == NULL);
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 2); /* the cut 100 segment + the new one */
   run_for(MS_TICKS(40));
-  CHECK_EQ(rtp_at(cut - 1), 100);
-  CHECK_EQ(rtp_at(cut), 50);
-  size_t i = fake_find_write(0, DRV_REG_RTP_INPUT);
-  while (i != (size_t)-1 && fake.writes[i].value != 50) i = fake_find_write(i + 1, DRV_REG_RTP_INPUT);
-  CHECK(i != (size_t)-1 && fake.writes[i].time == cut);
-  CHECK_EQ(rtp_at(cut + 10 * FRAME - 1), 50);
-  CHECK_EQ(rtp_at(cut + 10 * FRAME), 0); /* the 120 segment after it was dropped */
-  for (size_t w = 0; w < fake.write_count; w++) CHECK(!(fake.writes[w].reg == 2 && fake.writes[w].value == 120));
+  CHECK_EQ(drive_at(cut - 1), 100);
+  CHECK_EQ(drive_at(cut), 50);
+  size_t i = 0;
+  const fake_output_t *output = next_change(0, &i);
+  while (output && output->level != 50) output = next_change(i + 1, &i);
+  CHECK(output && output->time == cut);
+  CHECK_EQ(drive_at(cut + 10 * FRAME - 1), 50);
+  CHECK_EQ(drive_at(cut + 10 * FRAME), 0); /* the 120 segment after it was dropped */
+  for (size_t o = 0; o < fake_driver.count; o++) CHECK(!(fake_driver.outputs[o].channel == 0 && fake_driver.outputs[o].level == 120));
   CHECK_EQ(status_field(&host, STATUS_UNDERRUNS), 1); /* it ended at 50 */
 }
 
@@ -197,12 +191,13 @@ static void queue_full_refuses_the_whole_batch(void) {
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), BOARD_QUEUE_DEPTH);
-  /* A replace may use the slots its cut frees: from the 10th segment on, 20 fit (22 freed). */
-  send_batch(&host, MSG_REPLACE_SEGMENTS, start + 10 * FRAME, segs, 20);
+  /* A replace may use the slots its cut frees: from the 10th segment on, depth - 10 are free
+   * (20 of 22 on a queue of 32 segments). */
+  send_batch(&host, MSG_REPLACE_SEGMENTS, start + 10 * FRAME, segs, BOARD_QUEUE_DEPTH - 12);
   run_for(10);
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 30);
+  CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), BOARD_QUEUE_DEPTH - 2);
   send_batch(&host, MSG_REPLACE_SEGMENTS, start + 10 * FRAME, segs, BOARD_QUEUE_DEPTH - 9);
   run_for(10);
   host_read(&host);
@@ -216,23 +211,23 @@ static void stop_zeroes_and_clears(void) {
   const seg_spec_t segs[] = {{500, 200, 200, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, segs, 1);
   run_for(MS_TICKS(5));
-  CHECK_EQ(rtp_at(fake.now), 200);
-  const uint8_t other_channel[] = {0x02};
-  host_send(&host, MSG_STOP, other_channel, 1);
+  CHECK_EQ(drive_at(fake.now), board_level(200));
+  const uint8_t other_channels[] = {0xFE};
+  host_send(&host, MSG_STOP, other_channels, 1);
   run_for(MS_TICKS(1));
-  CHECK_EQ(rtp_at(fake.now), 200); /* channel 1 is not ours */
+  CHECK_EQ(drive_at(fake.now), board_level(200)); /* channel 0's bit is clear */
   const uint8_t all[] = {0xFF};
   host_send(&host, MSG_STOP, all, 1);
   uint64_t sent = fake.now;
   run_for(MS_TICKS(1));
-  CHECK_EQ(rtp_at(sent), 0); /* at once */
+  CHECK_EQ(drive_at(sent), 0); /* at once */
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 0);
   CHECK_EQ(status_field(&host, STATUS_UNDERRUNS), 0); /* a stop is no underrun */
   host_send(&host, MSG_STOP, all, 1); /* idempotent */
   run_for(MS_TICKS(1));
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(rtp_at(fake.now), 0);
+  CHECK_EQ(drive_at(fake.now), 0);
 }
 
 static void underruns_count_a_dry_queue_while_driving(void) {
@@ -242,7 +237,7 @@ static void underruns_count_a_dry_queue_while_driving(void) {
   const seg_spec_t ends_high[] = {{5, 100, 100, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, ends_high, 1);
   run_for(MS_TICKS(10));
-  CHECK_EQ(rtp_at(start + 5 * FRAME), 0); /* the board drives 0 */
+  CHECK_EQ(drive_at(start + 5 * FRAME), 0); /* the board drives 0 */
   CHECK_EQ(status_field(&host, STATUS_UNDERRUNS), 1);
   const seg_spec_t ends_low[] = {{5, 100, 100, false}, {1, 0, 0, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, (uint32_t)fake.now + MS_TICKS(1), ends_low, 2);
@@ -255,11 +250,11 @@ static void batch_errors(void) {
   setup(&host, 1000000);
   uint8_t payload[64];
   const seg_spec_t one[] = {{5, 10, 10, false}};
-  uint8_t length = build_batch(payload, 1, (uint32_t)fake.now + 100, 1, one, 1);
+  uint8_t length = build_batch(payload, BOARD_CHANNEL_COUNT, (uint32_t)fake.now + 100, 1, one, 1);
   host_send(&host, MSG_QUEUE_SEGMENTS, payload, length);
   run_for(10);
   host_read(&host);
-  expect_error(&host, ERR_BAD_CHANNEL, MSG_QUEUE_SEGMENTS, 1);
+  expect_error(&host, ERR_BAD_CHANNEL, MSG_QUEUE_SEGMENTS, BOARD_CHANNEL_COUNT);
   length = build_batch(payload, 0, (uint32_t)fake.now + 100, 1, one, 1);
   payload[5] = 3; /* levelBytes 3 */
   host_send(&host, MSG_REPLACE_SEGMENTS, payload, length);
@@ -291,11 +286,11 @@ static void two_byte_levels_and_clamping(void) {
   uint8_t length = build_batch(payload, 0, start, 2, segs, 3);
   host_send(&host, MSG_QUEUE_SEGMENTS, payload, length);
   run_for(MS_TICKS(10));
-  CHECK_EQ(rtp_at(start), 255);
-  CHECK_EQ(rtp_at(start + 3 * FRAME), 255); /* 300 clamps to full scale */
-  CHECK_EQ(rtp_at(start + 4 * FRAME), 0);   /* -100 clamps to 0 (no signed levels) */
-  CHECK_EQ(rtp_at(start + 5 * FRAME), 0);   /* the ramp passes 0 */
-  CHECK_EQ(rtp_at(start + 6 * FRAME), 100);
+  CHECK_EQ(drive_at(start), board_level(255));
+  CHECK_EQ(drive_at(start + 3 * FRAME), board_level(255)); /* 300 clamps to full scale */
+  CHECK_EQ(drive_at(start + 4 * FRAME), board_level(-100)); /* 0 without signed levels */
+  CHECK_EQ(drive_at(start + 5 * FRAME), 0);                 /* the ramp passes 0 */
+  CHECK_EQ(drive_at(start + 6 * FRAME), board_level(100));
 }
 
 static void time_wraps_at_32_bits(void) {
@@ -306,8 +301,8 @@ static void time_wraps_at_32_bits(void) {
   send_batch(&host, MSG_QUEUE_SEGMENTS, (uint32_t)start64, segs, 1);
   run_for(MS_TICKS(20));
   CHECK(start64 < 0x100000000ull && start64 + 10 * FRAME > 0x100000000ull);
-  for (uint32_t k = 0; k < 10; k++) CHECK_EQ(rtp_at(start64 + k * FRAME), 25 * k);
-  CHECK_EQ(rtp_at(start64 + 10 * FRAME), 0);
+  for (uint32_t k = 0; k < 10; k++) CHECK_EQ(drive_at(start64 + k * FRAME), board_level(25 * k));
+  CHECK_EQ(drive_at(start64 + 10 * FRAME), 0);
 }
 
 /* Times compare as offsets from now (§6.2: each within 2^31 ticks of it), not with each other:
@@ -327,12 +322,12 @@ static void cut_compares_times_from_now(void) {
   run_for(MS_TICKS(2));
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(rtp_at(fake.now), 50);
+  CHECK_EQ(drive_at(fake.now), 50);
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 1); /* the batch ahead was dropped */
 }
 
 const test_case_t playback_tests[] = {
-    {"the vector batch plays frame by frame (127, brake -> 0, ramp 20 -> 0)", plays_the_vector_batch_frame_by_frame},
+    {"the vector batch plays frame by frame (127, brake -127 clamped to the board, ramp 20 -> 0)", plays_the_vector_batch_frame_by_frame},
     {"a gap between batches plays 0", gaps_play_zero},
     {"a late batch skips the past part and counts lateSegments", late_batches_skip_the_past},
     {"replace cuts the segment in progress at its start time", replace_cuts_the_segment_in_progress},
@@ -340,7 +335,7 @@ const test_case_t playback_tests[] = {
     {"stop zeroes the drive at once and clears the queue", stop_zeroes_and_clears},
     {"underruns: the queue running dry while the level is not 0", underruns_count_a_dry_queue_while_driving},
     {"batch errors: badChannel, badPayload, ramp length limit", batch_errors},
-    {"two-byte levels; levels clamp to 0..255", two_byte_levels_and_clamping},
+    {"two-byte levels; levels clamp to the board's range", two_byte_levels_and_clamping},
     {"playback across the 32-bit wrap of the board time", time_wraps_at_32_bits},
     {"a late batch cuts one queued more than 2^31 ticks after its start (times from now)", cut_compares_times_from_now},
     TEST_LIST_END,

@@ -1,6 +1,7 @@
 /*
- * test_run.c — the host-test runner every board's test_main.c calls: runs each suite's tests,
- * counts failed checks per test, and prints one line per test and a summary.
+ * test_run.c — the host-test runner every test program's main calls (test_core_main.c, each
+ * board's test_main.c): runs each suite's tests, counts failed checks per test, and prints one
+ * line per test and a summary.
  */
 #include <stdlib.h>
 

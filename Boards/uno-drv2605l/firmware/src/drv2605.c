@@ -1,6 +1,7 @@
 /*
  * drv2605.c — DRV2605L setup and state machines (register sequences per SLOS854 §8.5 and
- * /work/shared/reference/actuators.md §4).
+ * /work/shared/reference/actuators.md §4), over the HAL's I2C bus at the chip's address, and
+ * its calibration record in EEPROM.
  */
 #include "drv2605.h"
 
@@ -11,50 +12,53 @@
 
 static uint16_t f0_x10_from_period(uint8_t period);
 
+/* One of the chip's registers written or read over I2C; false when it does not answer. */
+static bool write_reg(uint8_t reg, uint8_t value) { return hal_i2c_write_register(DRV_I2C_ADDRESS, reg, value); }
+static bool read_reg(uint8_t reg, uint8_t *value) { return hal_i2c_read_register(DRV_I2C_ADDRESS, reg, value); }
+
 /* Writes the loop configuration shared by init and calibration. */
 static bool write_configuration(void) {
-  bool ok = hal_drv_write(DRV_REG_FEEDBACK, DRV_FEEDBACK_VALUE);
-  ok &= hal_drv_write(DRV_REG_RATED_VOLTAGE, DRV_RATED_VOLTAGE_REG);
-  ok &= hal_drv_write(DRV_REG_OD_CLAMP, DRV_OD_CLAMP_REG);
-  ok &= hal_drv_write(DRV_REG_CONTROL1, DRV_CONTROL1_VALUE);
-  ok &= hal_drv_write(DRV_REG_CONTROL2, DRV_CONTROL2_VALUE);
-  ok &= hal_drv_write(DRV_REG_CONTROL3, DRV_CONTROL3_VALUE);
-  ok &= hal_drv_write(DRV_REG_CONTROL4, DRV_CONTROL4_VALUE);
+  bool ok = write_reg(DRV_REG_FEEDBACK, DRV_FEEDBACK_VALUE);
+  ok &= write_reg(DRV_REG_RATED_VOLTAGE, DRV_RATED_VOLTAGE_REG);
+  ok &= write_reg(DRV_REG_OD_CLAMP, DRV_OD_CLAMP_REG);
+  ok &= write_reg(DRV_REG_CONTROL1, DRV_CONTROL1_VALUE);
+  ok &= write_reg(DRV_REG_CONTROL2, DRV_CONTROL2_VALUE);
+  ok &= write_reg(DRV_REG_CONTROL3, DRV_CONTROL3_VALUE);
+  ok &= write_reg(DRV_REG_CONTROL4, DRV_CONTROL4_VALUE);
   return ok;
 }
 
 /* Back to real-time playback at level 0. */
 static void enter_rtp(drv_t *drv) {
-  (void)hal_drv_write(DRV_REG_RTP_INPUT, 0);
-  (void)hal_drv_write(DRV_REG_MODE, DRV_MODE_RTP);
+  (void)write_reg(DRV_REG_RTP_INPUT, 0);
+  (void)write_reg(DRV_REG_MODE, DRV_MODE_RTP);
   drv->rtp = 0;
   drv->state = DRV_STATE_RTP;
 }
 
-/* The calibration record in EEPROM: a marker, the three results the chip needs back
- * (A_CAL_COMP, A_CAL_BEMF, FEEDBACK with BEMF_GAIN) and the LRA period, and a check byte. */
+/* The calibration record in EEPROM (DRV_CALIBRATION_EEPROM, DRV_CALIBRATION_SIZE bytes): a
+ * marker, the three results the chip needs back (A_CAL_COMP, A_CAL_BEMF, FEEDBACK with
+ * BEMF_GAIN) and the LRA period, and a check byte. A blank EEPROM (0xFF) has no marker. */
 #define RECORD_MARKER 0xCA
 
 static uint8_t record_check(const uint8_t *record) {
   uint8_t check = 0x5A;
-  for (uint8_t i = 0; i < HAL_CALIBRATION_SIZE - 1; i++) check = (uint8_t)((check << 1 | check >> 7) ^ record[i]);
+  for (uint8_t i = 0; i < DRV_CALIBRATION_SIZE - 1; i++) check = (uint8_t)((check << 1 | check >> 7) ^ record[i]);
   return check;
 }
 
 static void store_calibration(const drv_calibration_t *r, uint8_t period) {
-  uint8_t record[HAL_CALIBRATION_SIZE] = {RECORD_MARKER, r->compensation, r->back_emf, r->feedback, period, 0};
-  record[HAL_CALIBRATION_SIZE - 1] = record_check(record);
-  hal_calibration_store(record);
+  uint8_t record[DRV_CALIBRATION_SIZE] = {RECORD_MARKER, r->compensation, r->back_emf, r->feedback, period, 0};
+  record[DRV_CALIBRATION_SIZE - 1] = record_check(record);
+  hal_eeprom_update(DRV_CALIBRATION_EEPROM, record, DRV_CALIBRATION_SIZE);
 }
 
 /* Writes a stored calibration back into the chip (SLOS854 §8.5.6: the auto-calibration
  * results may be reloaded at power-up instead of calibrating again); true when there was one. */
 static bool restore_calibration(drv_t *drv) {
-  uint8_t record[HAL_CALIBRATION_SIZE];
-  if (!hal_calibration_load(record) || record[0] != RECORD_MARKER ||
-      record[HAL_CALIBRATION_SIZE - 1] != record_check(record)) {
-    return false;
-  }
+  uint8_t record[DRV_CALIBRATION_SIZE];
+  hal_eeprom_read(DRV_CALIBRATION_EEPROM, record, DRV_CALIBRATION_SIZE);
+  if (record[0] != RECORD_MARKER || record[DRV_CALIBRATION_SIZE - 1] != record_check(record)) return false;
   drv_calibration_t *r = &drv->result;
   r->compensation = record[1];
   r->back_emf = record[2];
@@ -62,9 +66,9 @@ static bool restore_calibration(drv_t *drv) {
   r->f0_x10 = f0_x10_from_period(record[4]);
   r->succeeded = true;
   r->status = 0;
-  bool ok = hal_drv_write(DRV_REG_A_CAL_COMP, r->compensation);
-  ok &= hal_drv_write(DRV_REG_A_CAL_BEMF, r->back_emf);
-  ok &= hal_drv_write(DRV_REG_FEEDBACK, r->feedback);
+  bool ok = write_reg(DRV_REG_A_CAL_COMP, r->compensation);
+  ok &= write_reg(DRV_REG_A_CAL_BEMF, r->back_emf);
+  ok &= write_reg(DRV_REG_FEEDBACK, r->feedback);
   return ok;
 }
 
@@ -75,17 +79,18 @@ bool drv_init(drv_t *drv) {
   drv->present = false;
   drv->device_id = 0;
   drv->rom_pending = false;
+  hal_i2c_init();
   uint8_t status;
-  if (!hal_drv_read(DRV_REG_STATUS, &status)) return false;
+  if (!read_reg(DRV_REG_STATUS, &status)) return false;
   drv->device_id = (uint8_t)(status >> 5);
   if (drv->device_id != 7 && drv->device_id != 3) return false;
   /* Out of standby (MODE bit 6), internal trigger while configuring. */
-  bool ok = hal_drv_write(DRV_REG_MODE, DRV_MODE_INTERNAL_TRIGGER);
+  bool ok = write_reg(DRV_REG_MODE, DRV_MODE_INTERNAL_TRIGGER);
   ok &= write_configuration();
   if (ok && restore_calibration(drv)) drv->calibration = 2;
-  ok &= hal_drv_write(DRV_REG_LIBRARY_SEL, 6); /* the LRA library */
-  ok &= hal_drv_write(DRV_REG_RTP_INPUT, 0);
-  ok &= hal_drv_write(DRV_REG_MODE, DRV_MODE_RTP);
+  ok &= write_reg(DRV_REG_LIBRARY_SEL, 6); /* the LRA library */
+  ok &= write_reg(DRV_REG_RTP_INPUT, 0);
+  ok &= write_reg(DRV_REG_MODE, DRV_MODE_RTP);
   drv->rtp = 0;
   drv->present = ok;
   return ok;
@@ -95,7 +100,7 @@ void drv_set_level(drv_t *drv, uint8_t value) {
   /* Without a chip (fault bit 2) nothing is written: a stuck bus would cost a timeout per
    * frame. */
   if (!drv->present || drv->state != DRV_STATE_RTP || drv->rtp == value) return;
-  if (hal_drv_write(DRV_REG_RTP_INPUT, value)) {
+  if (write_reg(DRV_REG_RTP_INPUT, value)) {
     drv->rtp = value;
   } else {
     drv->rtp = -1; /* unknown: write again next time */
@@ -104,10 +109,10 @@ void drv_set_level(drv_t *drv, uint8_t value) {
 
 void drv_calibration_begin(drv_t *drv, uint32_t now) {
   drv->rom_pending = false;
-  (void)hal_drv_write(DRV_REG_RTP_INPUT, 0);
-  (void)hal_drv_write(DRV_REG_MODE, DRV_MODE_AUTO_CALIBRATION);
+  (void)write_reg(DRV_REG_RTP_INPUT, 0);
+  (void)write_reg(DRV_REG_MODE, DRV_MODE_AUTO_CALIBRATION);
   (void)write_configuration();
-  (void)hal_drv_write(DRV_REG_GO, 1);
+  (void)write_reg(DRV_REG_GO, 1);
   drv->rtp = 0;
   drv->state = DRV_STATE_CALIBRATING;
   drv->started = now;
@@ -125,7 +130,7 @@ void drv_rom_schedule(drv_t *drv, uint8_t library, uint8_t effect, uint32_t star
 void drv_stop(drv_t *drv) {
   drv->rom_pending = false;
   if (drv->state == DRV_STATE_ROM_PLAYING) {
-    (void)hal_drv_write(DRV_REG_GO, 0);
+    (void)write_reg(DRV_REG_GO, 0);
     enter_rtp(drv);
   } else {
     drv_set_level(drv, 0);
@@ -140,12 +145,12 @@ static uint16_t f0_x10_from_period(uint8_t period) {
 }
 
 static void start_rom(drv_t *drv, uint32_t now) {
-  if (drv->state == DRV_STATE_ROM_PLAYING) (void)hal_drv_write(DRV_REG_GO, 0);
-  (void)hal_drv_write(DRV_REG_LIBRARY_SEL, drv->rom_library);
-  (void)hal_drv_write(DRV_REG_WAVESEQ1, drv->rom_effect);
-  (void)hal_drv_write(DRV_REG_WAVESEQ2, 0); /* end of the sequence */
-  (void)hal_drv_write(DRV_REG_MODE, DRV_MODE_INTERNAL_TRIGGER);
-  (void)hal_drv_write(DRV_REG_GO, 1);
+  if (drv->state == DRV_STATE_ROM_PLAYING) (void)write_reg(DRV_REG_GO, 0);
+  (void)write_reg(DRV_REG_LIBRARY_SEL, drv->rom_library);
+  (void)write_reg(DRV_REG_WAVESEQ1, drv->rom_effect);
+  (void)write_reg(DRV_REG_WAVESEQ2, 0); /* end of the sequence */
+  (void)write_reg(DRV_REG_MODE, DRV_MODE_INTERNAL_TRIGGER);
+  (void)write_reg(DRV_REG_GO, 1);
   drv->rom_pending = false;
   drv->rtp = -1;
   drv->state = DRV_STATE_ROM_PLAYING;
@@ -157,16 +162,16 @@ static drv_event_t poll_calibration(drv_t *drv, uint32_t now) {
   if ((int32_t)(now - drv->next_poll) < 0) return DRV_EVENT_NONE;
   drv->next_poll = now + MS(DRV_CALIBRATION_POLL_MS);
   uint8_t go = 1;
-  bool answered = hal_drv_read(DRV_REG_GO, &go);
+  bool answered = read_reg(DRV_REG_GO, &go);
   bool timed_out = (uint32_t)(now - drv->started) >= MS(DRV_CALIBRATION_TIMEOUT_MS);
   if (answered && (go & 1) == 0) {
     drv_calibration_t *r = &drv->result;
-    bool ok = hal_drv_read(DRV_REG_STATUS, &r->status);
-    ok &= hal_drv_read(DRV_REG_A_CAL_COMP, &r->compensation);
-    ok &= hal_drv_read(DRV_REG_A_CAL_BEMF, &r->back_emf);
-    ok &= hal_drv_read(DRV_REG_FEEDBACK, &r->feedback);
+    bool ok = read_reg(DRV_REG_STATUS, &r->status);
+    ok &= read_reg(DRV_REG_A_CAL_COMP, &r->compensation);
+    ok &= read_reg(DRV_REG_A_CAL_BEMF, &r->back_emf);
+    ok &= read_reg(DRV_REG_FEEDBACK, &r->feedback);
     uint8_t period = 0;
-    ok &= hal_drv_read(DRV_REG_LRA_PERIOD, &period);
+    ok &= read_reg(DRV_REG_LRA_PERIOD, &period);
     r->f0_x10 = f0_x10_from_period(period);
     enter_rtp(drv);
     if (!ok) {
@@ -179,8 +184,8 @@ static drv_event_t poll_calibration(drv_t *drv, uint32_t now) {
     return DRV_EVENT_CALIBRATED;
   }
   if (!answered || timed_out) {
-    if (!answered || !hal_drv_read(DRV_REG_STATUS, &drv->result.status)) drv->result.status = 0xFF;
-    (void)hal_drv_write(DRV_REG_GO, 0);
+    if (!answered || !read_reg(DRV_REG_STATUS, &drv->result.status)) drv->result.status = 0xFF;
+    (void)write_reg(DRV_REG_GO, 0);
     enter_rtp(drv);
     drv->calibration = 3;
     return DRV_EVENT_CALIBRATION_FAILED;
@@ -197,10 +202,10 @@ drv_event_t drv_poll(drv_t *drv, uint32_t now) {
   if (drv->state != DRV_STATE_ROM_PLAYING || (int32_t)(now - drv->next_poll) < 0) return DRV_EVENT_NONE;
   drv->next_poll = now + MS(DRV_ROM_POLL_MS);
   uint8_t go = 0;
-  bool answered = hal_drv_read(DRV_REG_GO, &go);
+  bool answered = read_reg(DRV_REG_GO, &go);
   bool timed_out = (uint32_t)(now - drv->started) >= MS(DRV_ROM_TIMEOUT_MS);
   if (answered && (go & 1) && !timed_out) return DRV_EVENT_NONE;
-  if (answered && (go & 1)) (void)hal_drv_write(DRV_REG_GO, 0);
+  if (answered && (go & 1)) (void)write_reg(DRV_REG_GO, 0);
   enter_rtp(drv);
   return DRV_EVENT_ROM_FINISHED;
 }

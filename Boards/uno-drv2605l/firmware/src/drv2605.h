@@ -1,14 +1,27 @@
 /*
  * drv2605.h — the TI DRV2605L haptic driver: initialisation for an LRA in closed-loop,
  * unsigned, unidirectional real-time playback (RTP), RTP writes, auto-calibration and ROM
- * effects. Portable: registers go through hal_drv_write/hal_drv_read. Nothing here blocks
- * for long; calibration and ROM effects are state machines polled from the main loop.
+ * effects. Portable: registers go through the HAL's I2C bus (hal_i2c_write_register,
+ * hal_i2c_read_register at DRV_I2C_ADDRESS), the calibration record through its EEPROM. Nothing
+ * here blocks for long; calibration and ROM effects are state machines polled from the main
+ * loop.
  */
 #ifndef DRV2605_H
 #define DRV2605_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "hal.h"
+
+/* The chip's 7-bit I2C address (fixed in the chip: one DRV2605L per bus). */
+#define DRV_I2C_ADDRESS 0x5A
+
+/* The calibration kept in EEPROM so that a board starts calibrated (drv_init writes it back
+ * into the chip): DRV_CALIBRATION_SIZE bytes from the first the HAL leaves to the back end
+ * (after the boot counter), laid out in drv2605.c. */
+#define DRV_CALIBRATION_EEPROM HAL_EEPROM_FREE
+#define DRV_CALIBRATION_SIZE 6
 
 /* Registers (SLOS854). */
 #define DRV_REG_STATUS 0x00

@@ -1,6 +1,7 @@
 /*
  * fuzz_board.c — libFuzzer harness for the portable firmware core (frame, link, queue, driver
- * and board code) on the host's fake HAL: `make fuzz`, then build/fuzz-board CORPUS_DIRS.
+ * and board code) with the DRV2605L back end, on the host's fake HAL and the fake chip
+ * (fake_drv2605.c): `make fuzz`, then build/fuzz-board CORPUS_DIRS.
  *
  * Each input boots a fresh board and runs a sequence of operations on it (raw UART bytes,
  * well-formed frames with fuzzed headers, reliable messages from a host session, segment
@@ -42,6 +43,7 @@
 #include "board_config.h"
 #include "cobs.h"
 #include "drv2605.h"
+#include "fake_drv2605.h"
 #include "fake_hal.h"
 #include "frame.h"
 #include "fuzz_board.h"
@@ -60,7 +62,7 @@
 #define MAX_OPS 128
 #define MAX_BOARD_TICKS (8ULL * BOARD_CLOCK_HZ)
 #define MAX_POLLS 20000u
-#define UNO_TX_FREE 127u     /* TX_SIZE - 1 in hal_avr.c */
+#define UNO_TX_FREE (HAL_UART_TX_SIZE - 1u) /* what the Uno's transmit ring holds at most */
 #define UNO_BYTE_TICKS 170u  /* 10 bits at 117647 baud (UBRR0 16, U2X) */
 #define AMPLE_TX_FREE 512u
 #define TX_READ_AT 8192u     /* the host reads when this much output piled up */
@@ -127,8 +129,8 @@ static void fail(const char *what, const char *condition, int line) {
           condition, (unsigned long long)fake.now, st.polls);
   fprintf(stderr, "  queue %u (head %u), level %u, drv state %d rtp %d, RTP_INPUT %u MODE 0x%02X, link count %u sent %u "
                   "resend %u, watchdog %u ms, last valid %u\n",
-          board.channels[0].queue.count, board.channels[0].queue.head, board.channels[0].level, (int)drv2605.state, drv2605.rtp, fake.regs[DRV_REG_RTP_INPUT],
-          fake.regs[DRV_REG_MODE], board.link.count, board.link.sent, board.link.resend, board.watchdog_ms,
+          board.channels[0].queue.count, board.channels[0].queue.head, board.channels[0].level, (int)drv2605.state, drv2605.rtp, fake_drv.regs[DRV_REG_RTP_INPUT],
+          fake_drv.regs[DRV_REG_MODE], board.link.count, board.link.sent, board.link.resend, board.watchdog_ms,
           (unsigned)board.last_valid);
   abort();
 }
@@ -239,15 +241,15 @@ CHECKER static void check_board(void) {
   if (chip_checkable()) {
     switch (drv2605.state) {
       case DRV_STATE_RTP:
-        REQUIRE(fake.regs[DRV_REG_MODE] == DRV_MODE_RTP, "real-time playback but MODE is not RTP");
-        REQUIRE(drv2605.rtp == board.channels[0].level && fake.regs[DRV_REG_RTP_INPUT] == board.channels[0].level,
+        REQUIRE(fake_drv.regs[DRV_REG_MODE] == DRV_MODE_RTP, "real-time playback but MODE is not RTP");
+        REQUIRE(drv2605.rtp == board.channels[0].level && fake_drv.regs[DRV_REG_RTP_INPUT] == board.channels[0].level,
                 "RTP_INPUT does not hold the level driven");
         break;
       case DRV_STATE_ROM_PLAYING:
-        REQUIRE(fake.regs[DRV_REG_MODE] == DRV_MODE_INTERNAL_TRIGGER, "ROM effect but MODE is not internal trigger");
+        REQUIRE(fake_drv.regs[DRV_REG_MODE] == DRV_MODE_INTERNAL_TRIGGER, "ROM effect but MODE is not internal trigger");
         break;
       case DRV_STATE_CALIBRATING:
-        REQUIRE(fake.regs[DRV_REG_MODE] == DRV_MODE_AUTO_CALIBRATION, "calibrating but MODE is not auto-calibration");
+        REQUIRE(fake_drv.regs[DRV_REG_MODE] == DRV_MODE_AUTO_CALIBRATION, "calibrating but MODE is not auto-calibration");
         break;
     }
   }
@@ -266,17 +268,17 @@ CHECKER static void check_board(void) {
 CHECKER static void check_writes(void) {
   /* A late poll writes the level due at the boundary it missed, then the one due now. */
   if (st.late_max > 0) return;
-  if (!chip_checkable() || board.last_valid == (uint32_t)fake.now || fake.write_count >= FAKE_MAX_WRITES) return;
-  for (size_t i = st.writes_before; i < fake.write_count; i++) {
-    if (fake.writes[i].reg != DRV_REG_RTP_INPUT || fake.writes[i].value == 0) continue;
-    REQUIRE(fake.writes[i].value == board.channels[0].level, "a level other than the frame's was written to RTP_INPUT");
+  if (!chip_checkable() || board.last_valid == (uint32_t)fake.now || fake_drv.write_count >= FAKE_MAX_WRITES) return;
+  for (size_t i = st.writes_before; i < fake_drv.write_count; i++) {
+    if (fake_drv.writes[i].reg != DRV_REG_RTP_INPUT || fake_drv.writes[i].value == 0) continue;
+    REQUIRE(fake_drv.writes[i].value == board.channels[0].level, "a level other than the frame's was written to RTP_INPUT");
   }
 }
 
 CHECKER static void check_stopped(const char *when) {
   bool stopped = board.channels[0].queue.count == 0 && board.channels[0].level == 0 && !drv2605.rom_pending &&
                  drv2605.state != DRV_STATE_ROM_PLAYING;
-  if (stopped && chip_checkable() && drv2605.state == DRV_STATE_RTP) stopped = fake.regs[DRV_REG_RTP_INPUT] == 0;
+  if (stopped && chip_checkable() && drv2605.state == DRV_STATE_RTP) stopped = fake_drv.regs[DRV_REG_RTP_INPUT] == 0;
   if (!stopped) fprintf(stderr, "fuzz_board: %s\n", when);
   REQUIRE(stopped, "drive queued or playing after stop (§6.6)");
 }
@@ -445,7 +447,7 @@ CHECKER static void uart_before(void) {
   }
   st.space_before = fake.tx_space;
   st.length_before = fake.tx_length;
-  st.writes_before = fake.write_count;
+  st.writes_before = fake_drv.write_count;
 }
 
 CHECKER static void uart_after(void) {
@@ -535,10 +537,10 @@ static void boot(void) {
   static const uint64_t starts[4] = {1000000u, 0u, 0x100000000ULL - 2000000u, 0x100000000ULL - 1000u};
   st.boot = starts[config & FUZZ_CFG_START_MASK];
   fake_reset(st.boot);
-  fake.chip_present = !(config & FUZZ_CFG_NO_CHIP);
-  if (config & FUZZ_CFG_CALIBRATION_HANGS) fake.calibration_ticks = UINT64_MAX;
-  if (config & FUZZ_CFG_CALIBRATION_FAILS) fake.calibration_status = 0x08;
-  if (config & FUZZ_CFG_LONG_ROM) fake.rom_ticks = 20u * BOARD_CLOCK_HZ;
+  fake_drv.chip_present = !(config & FUZZ_CFG_NO_CHIP);
+  if (config & FUZZ_CFG_CALIBRATION_HANGS) fake_drv.calibration_ticks = UINT64_MAX;
+  if (config & FUZZ_CFG_CALIBRATION_FAILS) fake_drv.calibration_status = 0x08;
+  if (config & FUZZ_CFG_LONG_ROM) fake_drv.rom_ticks = 20u * BOARD_CLOCK_HZ;
   fake.eeprom_boot = (uint16_t)(eeprom * 257u);
   st.reset_cause = (uint8_t)((cause & FUZZ_CFG2_CAUSE_MASK) % 6u);
   st.live_host = cause & FUZZ_CFG2_LIVE_HOST;
@@ -754,7 +756,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         op_stop();
         break;
       case FUZZ_OP_I2C:
-        fake.chip_present = !fake.chip_present;
+        fake_drv.chip_present = !fake_drv.chip_present;
         st.i2c_trouble = true;
         break;
     }

@@ -7,17 +7,21 @@
 
 #include "board.h"
 #include "drv2605.h"
+#include "fake_drv2605.h"
 #include "fake_hal.h"
 #include "host.h"
 #include "test.h"
+
+/* The calibration record in the fake EEPROM. */
+#define CALIBRATION_RECORD (fake.eeprom + DRV_CALIBRATION_EEPROM)
 
 #define FRAME 2000u
 
 /* The value of `reg` after the write log up to index `until`. */
 static int reg_after(uint8_t reg, size_t until) {
   int value = -1;
-  for (size_t i = 0; i < until && i < fake.write_count; i++) {
-    if (fake.writes[i].reg == reg) value = fake.writes[i].value;
+  for (size_t i = 0; i < until && i < fake_drv.write_count; i++) {
+    if (fake_drv.writes[i].reg == reg) value = fake_drv.writes[i].value;
   }
   return value;
 }
@@ -35,18 +39,18 @@ static void init_configures_closed_loop_rtp(void) {
   board_init();
   CHECK(drv2605.present);
   CHECK_EQ(drv2605.device_id, 7);
-  size_t n = fake.write_count;
+  size_t n = fake_drv.write_count;
   CHECK(n >= 10);
-  CHECK_EQ(fake.writes[0].reg, DRV_REG_MODE); /* out of standby first */
-  CHECK_EQ(fake.writes[0].value, 0x00);
+  CHECK_EQ(fake_drv.writes[0].reg, DRV_REG_MODE); /* out of standby first */
+  CHECK_EQ(fake_drv.writes[0].value, 0x00);
   CHECK_EQ(reg_after(DRV_REG_FEEDBACK, n) & 0x80, 0x80); /* N_ERM_LRA: LRA */
   CHECK_EQ(reg_after(DRV_REG_RATED_VOLTAGE, n), 0x53);
   CHECK_EQ(reg_after(DRV_REG_OD_CLAMP, n), 0x98);
   CHECK_EQ(reg_after(DRV_REG_CONTROL3, n) & 0x09, 0x08); /* unsigned RTP, closed loop */
   CHECK_EQ(reg_after(DRV_REG_CONTROL2, n) & 0x80, 0x00); /* unidirectional input */
   CHECK_EQ(reg_after(DRV_REG_RTP_INPUT, n), 0);
-  CHECK_EQ(fake.writes[n - 1].reg, DRV_REG_MODE); /* RTP mode last */
-  CHECK_EQ(fake.writes[n - 1].value, DRV_MODE_RTP);
+  CHECK_EQ(fake_drv.writes[n - 1].reg, DRV_REG_MODE); /* RTP mode last */
+  CHECK_EQ(fake_drv.writes[n - 1].value, DRV_MODE_RTP);
   CHECK_EQ(board.faults, 0);
 }
 
@@ -67,16 +71,16 @@ static void calibration_reports_the_chip_results(void) {
   memcpy(batch + 1, &start, 4);
   host_send(&host, MSG_QUEUE_SEGMENTS, batch, sizeof batch);
   run_for(MS_TICKS(5));
-  size_t before = fake.write_count;
+  size_t before = fake_drv.write_count;
   const uint8_t channel[] = {0};
   host_send(&host, MSG_CALIBRATE, channel, 1);
   run_for(MS_TICKS(100));
   host_read(&host);
   CHECK(host_find(&host, MSG_CALIBRATION_RESULT) == NULL); /* still running */
-  CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_AUTO_CALIBRATION);
-  CHECK_EQ(reg_after(DRV_REG_GO, fake.write_count), 1);
-  CHECK_EQ(reg_after(DRV_REG_RTP_INPUT, fake.write_count), 0);
-  CHECK_EQ(reg_after(DRV_REG_CONTROL4, fake.write_count) & 0x30, 0x30); /* AUTO_CAL_TIME 1 s */
+  CHECK_EQ(reg_after(DRV_REG_MODE, fake_drv.write_count), DRV_MODE_AUTO_CALIBRATION);
+  CHECK_EQ(reg_after(DRV_REG_GO, fake_drv.write_count), 1);
+  CHECK_EQ(reg_after(DRV_REG_RTP_INPUT, fake_drv.write_count), 0);
+  CHECK_EQ(reg_after(DRV_REG_CONTROL4, fake_drv.write_count) & 0x30, 0x30); /* AUTO_CAL_TIME 1 s */
   /* Meanwhile: batches and ROM effects are busy, clock queries are answered. */
   host_send(&host, MSG_QUEUE_SEGMENTS, batch, sizeof batch);
   run_for(10);
@@ -94,7 +98,7 @@ static void calibration_reports_the_chip_results(void) {
   host_read(&host);
   CHECK(host_find(&host, MSG_CLOCK) != NULL);
   /* No RTP drive while calibrating. */
-  for (size_t i = before; i < fake.write_count; i++) CHECK(!(fake.writes[i].reg == DRV_REG_RTP_INPUT && fake.writes[i].value != 0));
+  for (size_t i = before; i < fake_drv.write_count; i++) CHECK(!(fake_drv.writes[i].reg == DRV_REG_RTP_INPUT && fake_drv.writes[i].value != 0));
   /* About 1 s later: the result. LRA_PERIOD 0x3A -> 175.1 Hz, A_CAL_COMP 0x0C, A_CAL_BEMF 0x8C. */
   run_for(MS_TICKS(1000));
   host_read(&host);
@@ -107,7 +111,7 @@ static void calibration_reports_the_chip_results(void) {
   CHECK_EQ(le16(result->payload + 2), 1751);
   CHECK_EQ(result->payload[4], 0x0C);
   CHECK_EQ(result->payload[5], 0x8C);
-  CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_RTP); /* back to RTP */
+  CHECK_EQ(reg_after(DRV_REG_MODE, fake_drv.write_count), DRV_MODE_RTP); /* back to RTP */
   /* Capabilities now say calibrated (2). */
   host_send(&host, MSG_IDENTIFY, 0, 0);
   run_for(10);
@@ -119,7 +123,7 @@ static void calibration_reports_the_chip_results(void) {
 static void calibration_failure_is_reported(void) {
   host_t host;
   setup(&host);
-  fake.calibration_status = 0x08; /* DIAG_RESULT: failed */
+  fake_drv.calibration_status = 0x08; /* DIAG_RESULT: failed */
   const host_frame_t *result = calibrate(&host, MS_TICKS(1100));
   CHECK(result != NULL);
   if (result) CHECK_EQ(result->payload[1], 0);
@@ -137,14 +141,14 @@ static void calibration_is_restored_at_boot(void) {
   host_t host;
   setup(&host);
   CHECK(calibrate(&host, MS_TICKS(1100)) != NULL);
-  CHECK_EQ(fake.eeprom_calibration[0], 0xCA);
-  uint8_t stored[6];
-  memcpy(stored, fake.eeprom_calibration, sizeof stored);
+  CHECK_EQ(CALIBRATION_RECORD[0], 0xCA);
+  uint8_t stored[DRV_CALIBRATION_SIZE];
+  memcpy(stored, CALIBRATION_RECORD, sizeof stored);
   /* Power cycle: the chip forgets (datasheet defaults), the EEPROM does not. */
   fake_reset(1000);
-  memcpy(fake.eeprom_calibration, stored, sizeof stored);
+  memcpy(CALIBRATION_RECORD, stored, sizeof stored);
   board_init();
-  size_t n = fake.write_count;
+  size_t n = fake_drv.write_count;
   CHECK_EQ(reg_after(DRV_REG_A_CAL_COMP, n), 0x0C);
   CHECK_EQ(reg_after(DRV_REG_A_CAL_BEMF, n), 0x8C);
   CHECK_EQ(reg_after(DRV_REG_FEEDBACK, n), 0xB7);
@@ -153,14 +157,14 @@ static void calibration_is_restored_at_boot(void) {
   /* A failed run afterwards leaves the stored record alone. */
   host_t again;
   setup(&again);
-  memcpy(fake.eeprom_calibration, stored, sizeof stored);
-  fake.calibration_status = 0x08;
+  memcpy(CALIBRATION_RECORD, stored, sizeof stored);
+  fake_drv.calibration_status = 0x08;
   CHECK(calibrate(&again, MS_TICKS(1100)) != NULL);
-  CHECK(memcmp(fake.eeprom_calibration, stored, sizeof stored) == 0);
+  CHECK(memcmp(CALIBRATION_RECORD, stored, sizeof stored) == 0);
   /* A damaged record (check byte off) is not used. */
   fake_reset(1000);
-  memcpy(fake.eeprom_calibration, stored, sizeof stored);
-  fake.eeprom_calibration[2] ^= 0x10;
+  memcpy(CALIBRATION_RECORD, stored, sizeof stored);
+  CALIBRATION_RECORD[2] ^= 0x10;
   board_init();
   CHECK_EQ(drv2605.calibration, 1);
   CHECK_EQ(fake_find_write(0, DRV_REG_A_CAL_COMP), (size_t)-1);
@@ -169,7 +173,7 @@ static void calibration_is_restored_at_boot(void) {
 static void calibration_timeout_is_an_error(void) {
   host_t host;
   setup(&host);
-  fake.calibration_ticks = UINT64_MAX; /* GO never clears */
+  fake_drv.calibration_ticks = UINT64_MAX; /* GO never clears */
   const uint8_t channel[] = {0};
   host_send(&host, MSG_CALIBRATE, channel, 1);
   run_for(MS_TICKS(2400));
@@ -180,8 +184,8 @@ static void calibration_timeout_is_an_error(void) {
   const host_frame_t *error = host_find(&host, MSG_ERROR);
   CHECK(error != NULL && error->payload[0] == ERR_CALIBRATION_FAILED && error->payload[1] == MSG_CALIBRATE);
   CHECK(host_find(&host, MSG_CALIBRATION_RESULT) == NULL);
-  CHECK_EQ(reg_after(DRV_REG_GO, fake.write_count), 0);
-  CHECK_EQ(reg_after(DRV_REG_MODE, fake.write_count), DRV_MODE_RTP);
+  CHECK_EQ(reg_after(DRV_REG_GO, fake_drv.write_count), 0);
+  CHECK_EQ(reg_after(DRV_REG_MODE, fake_drv.write_count), DRV_MODE_RTP);
   CHECK_EQ(drv2605.calibration, 3);
   /* Channel 1 does not exist. */
   const uint8_t one[] = {1};
@@ -205,35 +209,35 @@ static void rom_effect_plays_at_its_start_time(void) {
   uint8_t effect[] = {0, 6, 47, 0, 0, 0, 0};
   memcpy(effect + 3, &start, 4);
   host_send(&host, MSG_PLAY_ROM_EFFECT, effect, sizeof effect);
-  size_t before = fake.write_count;
+  size_t before = fake_drv.write_count;
   run_for(MS_TICKS(10));
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(fake.write_count, before); /* nothing before the start time */
+  CHECK_EQ(fake_drv.write_count, before); /* nothing before the start time */
   run_for(MS_TICKS(150));
   /* At the start time exactly: LIBRARY_SEL, WAV_FRM_SEQ1, SEQ2 = 0, MODE 0, GO. */
-  CHECK(fake.write_count >= before + 5);
+  CHECK(fake_drv.write_count >= before + 5);
   static const uint8_t regs[] = {DRV_REG_LIBRARY_SEL, DRV_REG_WAVESEQ1, DRV_REG_WAVESEQ2, DRV_REG_MODE, DRV_REG_GO};
   static const uint8_t values[] = {6, 47, 0, DRV_MODE_INTERNAL_TRIGGER, 1};
   for (int i = 0; i < 5; i++) {
-    CHECK_EQ(fake.writes[before + i].reg, regs[i]);
-    CHECK_EQ(fake.writes[before + i].value, values[i]);
-    CHECK_EQ(fake.writes[before + i].time, start);
+    CHECK_EQ(fake_drv.writes[before + i].reg, regs[i]);
+    CHECK_EQ(fake_drv.writes[before + i].value, values[i]);
+    CHECK_EQ(fake_drv.writes[before + i].time, start);
   }
   /* While it plays (100 ms in the fake), no RTP writes; then MODE 5 and the queue's level. */
   size_t back = fake_find_write(before + 5, DRV_REG_MODE);
   CHECK(back != (size_t)-1);
   if (back == (size_t)-1) return;
-  for (size_t i = before + 5; i + 1 < back; i++) CHECK(fake.writes[i].reg != DRV_REG_RTP_INPUT);
+  for (size_t i = before + 5; i + 1 < back; i++) CHECK(fake_drv.writes[i].reg != DRV_REG_RTP_INPUT);
   /* RTP_INPUT is zeroed just before MODE 5, so no stale value plays. */
-  CHECK(fake.writes[back - 1].reg == DRV_REG_RTP_INPUT && fake.writes[back - 1].value == 0);
-  CHECK_EQ(fake.writes[back].value, DRV_MODE_RTP);
-  CHECK(fake.writes[back].time >= start + MS_TICKS(100));
-  CHECK(fake.writes[back].time <= start + MS_TICKS(100) + MS_TICKS(DRV_ROM_POLL_MS));
+  CHECK(fake_drv.writes[back - 1].reg == DRV_REG_RTP_INPUT && fake_drv.writes[back - 1].value == 0);
+  CHECK_EQ(fake_drv.writes[back].value, DRV_MODE_RTP);
+  CHECK(fake_drv.writes[back].time >= start + MS_TICKS(100));
+  CHECK(fake_drv.writes[back].time <= start + MS_TICKS(100) + MS_TICKS(DRV_ROM_POLL_MS));
   run_for(MS_TICKS(100));
-  size_t level = fake.write_count;
-  while (level > 0 && fake.writes[level - 1].reg != DRV_REG_RTP_INPUT) level--;
-  CHECK(level > back && fake.writes[level - 1].value == 100);
+  size_t level = fake_drv.write_count;
+  while (level > 0 && fake_drv.writes[level - 1].reg != DRV_REG_RTP_INPUT) level--;
+  CHECK(level > back && fake_drv.writes[level - 1].value == 100);
 }
 
 static void rom_effect_errors(void) {

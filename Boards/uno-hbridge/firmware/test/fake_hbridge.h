@@ -32,7 +32,7 @@ typedef struct {
 
 extern fake_bridge_t bridge;
 
-/* Forgets every call (the bridge asleep until hbridge_init). */
+/* Forgets every call (the bridge asleep until hbridge_init); fake_reset() does it too. */
 void fake_bridge_reset(void);
 
 /* The last call on `channel` at or before `time`, or NULL. */

@@ -1,6 +1,7 @@
 /*
  * test_main.c — runs the host tests of the H-bridge back end (the carrier, and both channels
- * played through the shared core); exits non-zero when any check failed.
+ * played through the shared core: build/host-tests; the core's own tests are build/core-tests,
+ * from firmware-core/test); exits non-zero when any check failed.
  * Usage: host-tests PATH/TO/docs/protocol.md
  */
 #include "test.h"
