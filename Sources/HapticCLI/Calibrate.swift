@@ -19,14 +19,11 @@ struct Calibrate: ParsableCommand {
       overrides the built-in board: later `render`, `send` and the engine use the real f0.
       """)
 
-  @Option(help: "Serial port of the board.")
-  var port: String
+  @OptionGroup var connection: PortOptions
 
   @Option(help: "The channel to calibrate.")
   var channel = 0
 
-  @Option(help: "Baud rate.")
-  var baud = 115_200
 
   @Flag(help: "Store the measured f0 in a user board file that overrides the board's.")
   var write = false
@@ -37,11 +34,13 @@ struct Calibrate: ParsableCommand {
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
+    _ = try connection.required()
     if !(0...7).contains(channel) { throw ValidationError("--channel must be 0–7") }
   }
 
   func run() throws {
-    let transport = try openPort(port, baud: baud)
+    let (port, transport) = try connection.open()
+    let baud = connection.baud
     let origin = MonotonicTime.seconds()
     var link = ReliableLink.host(
       configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))

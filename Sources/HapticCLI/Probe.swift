@@ -15,11 +15,7 @@ struct Probe: ParsableCommand {
       answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm.
       """)
 
-  @Option(help: "Serial port or pseudo-terminal path.")
-  var port: String
-
-  @Option(help: "Baud rate (default 115200; 1200 is refused).")
-  var baud: Int = 115_200
+  @OptionGroup var connection: PortOptions
 
   @Option(help: "Seconds to wait for the board's answer.")
   var timeout: Double = 2
@@ -28,11 +24,12 @@ struct Probe: ParsableCommand {
   var json = false
 
   func validate() throws {
+    _ = try connection.required()
     guard timeout > 0 && timeout <= 120 else { throw ValidationError("--timeout must be in (0, 120] seconds") }
   }
 
   func run() throws {
-    let transport = try openPort(port, baud: baud)
+    let (_, transport) = try connection.open()
     defer { transport.close() }
     let result: ProbeResult
     do {

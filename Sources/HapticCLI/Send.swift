@@ -48,11 +48,7 @@ struct Send: ParsableCommand {
   @Option(help: "ROM library for --rom (1–7).")
   var library: Int = 1
 
-  @Option(help: "Serial port or pseudo-terminal of the board.")
-  var port: String?
-
-  @Option(help: "Baud rate (default 115200; 1200 is refused).")
-  var baud: Int = 115_200
+  @OptionGroup var connection: PortOptions
 
   @Flag(help: "Play on the in-process simulator.")
   var sim = false
@@ -104,7 +100,7 @@ struct Send: ParsableCommand {
     let sources = [file != nil, preset != nil, rom != nil, !channelPlays.isEmpty].filter { $0 }.count
     guard sources == 1 else { throw ValidationError("give exactly one of FILE, --channel LIST FILE, --preset NAME or --rom N") }
     _ = try channelFiles()
-    guard (port != nil) != sim else { throw ValidationError("give exactly one of --port PATH or --sim") }
+    guard (connection.port != nil) != sim else { throw ValidationError("give exactly one of --port PATH or --sim") }
     if let preset, HapticPresets.pattern(preset) == nil {
       let names = HapticPresets.all.map(\.name).joined(separator: ", ")
       throw ValidationError("unknown preset '\(preset)' (presets: \(names))")
@@ -165,11 +161,11 @@ struct Send: ParsableCommand {
         // The board's own file (built-in or user) decides the profile it is rendered for.
         let catalog = boardOptions.catalog()
         engine = try HapticEngine.serial(
-          port: port ?? "", baud: baud, configuration: configuration,
+          port: connection.port ?? "", baud: connection.baud, configuration: configuration,
           profileFor: { catalog.board($0.boardID)?.profile })
       }
     } catch {
-      throw CLIError("cannot play on \(port ?? board): \(error.message)")
+      throw CLIError("cannot play on \(connection.port ?? board): \(error.message)")
     }
     let session = SendSession(engine: engine, options: self)
     let status = session.run(plays: plays)  // closes the engine
