@@ -68,7 +68,7 @@ let package = Package(
       ]),
     // Layer 4b: the board simulator (protocol board side, actuator physics, real-time server).
     .target(
-      name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport", "HapticAudio"]),
+      name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport"]),
     // Board plugins: board files, driver families, the built-in catalogue.
     .target(name: "HapticBoards", dependencies: ["HapticRenderer", "HapticAHAP"]),
     // Layer 5: the engine and players (Core Haptics' API over a board), streaming scheduler.

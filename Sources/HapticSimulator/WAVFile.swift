@@ -1,5 +1,5 @@
 /// RIFF/WAVE writing: 16-bit PCM into a byte buffer (what `simulate --format wav` streams to a
-/// file or standard output). Audio files are read through libsndfile (``HapticAudio/AudioFile``).
+/// file or standard output). Audio files are read through libsndfile (`HapticAudio`'s `AudioFile`).
 public enum WAVFile {
   /// A 16-bit PCM WAV file of `channels` interleaved channels (all the same length), samples
   /// clipped to −1…1.
