@@ -38,7 +38,8 @@ bool driver_init(void);
 void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t frame_start);
 
 /* Whether channel `channel`'s back end switches frames at exact times from staged drive
- * (driver_stage); the core computes frames ahead only for those. */
+ * (driver_stage); the core computes frames ahead only for those. A back end that stages
+ * nothing links driver_unstaged.c for these three (uno.mk: DRIVER_PARTS := unstaged). */
 bool driver_stages(uint8_t channel);
 
 /* Channel `channel`'s drive from board time `at` on (a coming frame, at most a few frames

@@ -3,7 +3,14 @@
  */
 #include "batch.h"
 
+#include <math.h>
+
 #include "frame.h"
+
+const seg_spec_t vector_batch[VECTOR_BATCH_SEGMENTS] = {{9, 127, 127, false, 0, 0}, {5, -127, -127, true, 0, 0},
+                                                        {200, 20, 0, false, 0, 0}};
+
+long vector_batch_level(uint32_t k) { return k < 9 ? 127 : k < 14 ? -127 : lround(20.0 - 20.0 * (k - 14) / 199.0); }
 
 uint8_t build_batch(uint8_t *out, uint8_t channel, uint32_t start, uint8_t level_bytes, const seg_spec_t *segs,
                     int count) {

@@ -19,6 +19,15 @@ typedef struct {
   int end_hz;
 } seg_spec_t;
 
+/* The queue batch of docs/protocol.md §9's vectors: 9 frames at 127, 5 braking at -127, then a
+ * ramp 20 -> 0 over 200 frames. */
+#define VECTOR_BATCH_SEGMENTS 3
+#define VECTOR_BATCH_FRAMES 214
+extern const seg_spec_t vector_batch[VECTOR_BATCH_SEGMENTS];
+
+/* The level queued for frame `k` of the vector batch (the ramp rounded as the core does). */
+long vector_batch_level(uint32_t k);
+
 /* Encodes a batch for `channel` into `out`; returns its length. */
 uint8_t build_batch(uint8_t *out, uint8_t channel, uint32_t start, uint8_t level_bytes, const seg_spec_t *segs,
                     int count);

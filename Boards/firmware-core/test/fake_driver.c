@@ -56,20 +56,8 @@ void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint3
   log_output(channel, level, frequency_x10, frame_start, false);
 }
 
-bool driver_stages(uint8_t channel) {
-  (void)channel;
-  return false;
-}
-
-bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
-  (void)channel;
-  (void)level;
-  (void)frequency_x10;
-  (void)at;
-  return false;
-}
-
-void driver_unstage(uint8_t channel) { (void)channel; }
+/* Nothing is staged: driver_stages, driver_stage and driver_unstage are the core's
+ * driver_unstaged.c. */
 
 void driver_stop(uint8_t channel) {
   log_output(channel, 0, 0, (uint32_t)fake.now, true);

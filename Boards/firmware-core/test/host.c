@@ -35,6 +35,13 @@ uint8_t host_send(host_t *host, uint8_t type, const uint8_t *payload, uint8_t le
   return host->seq++;
 }
 
+uint8_t host_request(host_t *host, uint8_t type, const uint8_t *payload, uint8_t length) {
+  uint8_t seq = host_send(host, type, payload, length);
+  run_for(MS_TICKS(1));
+  host_read(host);
+  return seq;
+}
+
 void host_send_ack(host_t *host) {
   frame_t frame = {PROTOCOL_VERSION, FLAG_ACK_VALID, host->session, 0, host->expected, MSG_ACK, 0, 0};
   host_send_frame(&frame);
@@ -95,15 +102,29 @@ void run_for(uint64_t ticks) {
   }
 }
 
-void boot_and_connect(host_t *host, uint64_t start) {
-  fake_reset(start);
+void init_and_listen(host_t *host, uint8_t session) {
   board_init();
-  host_init(host, 0x77);
+  host_init(host, session);
   run_for(MS_TICKS(1));
   host_read(host); /* the reset notice */
-  host_send(host, MSG_IDENTIFY, 0, 0);
+}
+
+void boot_and_identify(host_t *host, uint64_t start) {
+  fake_reset(start);
+  init_and_listen(host, 0x77);
+  host_request(host, MSG_IDENTIFY, 0, 0); /* ack, capabilities */
+}
+
+void boot_and_connect(host_t *host, uint64_t start) {
+  boot_and_identify(host, start);
   run_for(MS_TICKS(1));
-  host_read(host); /* ack, capabilities */
-  run_for(MS_TICKS(1));
+  host_read(host);
+}
+
+void boot_for_playback(host_t *host, uint64_t start) {
+  boot_and_connect(host, start);
+  const uint8_t five_seconds[] = {0x88, 0x13};
+  host_send(host, MSG_SET_WATCHDOG, five_seconds, 2);
+  run_for(10);
   host_read(host);
 }

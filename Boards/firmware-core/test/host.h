@@ -37,6 +37,10 @@ void host_init(host_t *host, uint8_t session);
  * sequence number used. */
 uint8_t host_send(host_t *host, uint8_t type, const uint8_t *payload, uint8_t length);
 
+/* host_send, then the board run 1 ms and its answers read (host_read). Returns the sequence
+ * number used. */
+uint8_t host_request(host_t *host, uint8_t type, const uint8_t *payload, uint8_t length);
+
 /* Sends a frame exactly as given (tests of odd frames). */
 void host_send_frame(const frame_t *frame);
 
@@ -54,9 +58,20 @@ const host_frame_t *host_find(const host_t *host, uint8_t type);
  * to deadline (the board gets polled at every time it asked for). */
 void run_for(uint64_t ticks);
 
-/* Boots the board (fake_reset + board_init) with the clock at `start`, then runs 1 ms, reads
- * the reset notice and starts the host session with an identify. */
+/* Starts the board on the fakes as they are (after fake_reset, and whatever the test changed
+ * since: a driver made absent, a boot count): board_init, a host in `session`, 1 ms run and
+ * the reset notice read (host->frames). */
+void init_and_listen(host_t *host, uint8_t session);
+
+/* Boots the board (fake_reset + init_and_listen, session 0x77) with the clock at `start`, then
+ * sends an identify, runs 1 ms and reads its answers (the ack and capabilities in host->frames). */
+void boot_and_identify(host_t *host, uint64_t start);
+
+/* boot_and_identify, then 1 ms more and what came meanwhile read: a connected host. */
 void boot_and_connect(host_t *host, uint64_t start);
+
+/* boot_and_connect, then the host watchdog lifted to 5 s so long playbacks need no heartbeats. */
+void boot_for_playback(host_t *host, uint64_t start);
 
 /* Milliseconds in ticks. */
 #define MS_TICKS(ms) ((uint64_t)(ms) * 2000u)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "expect.h"
 #include "fake_driver.h"
 #include "fake_hal.h"
 #include "host.h"
@@ -21,15 +22,6 @@ static const uint8_t *capabilities_fields(const uint8_t *payload) {
   const uint8_t *p = payload + 1;
   for (int s = 0; s < 3; s++) p += 1 + p[0];
   return p;
-}
-
-static const host_frame_t *request_status(host_t *host) {
-  host_send(host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(10);
-  host_read(host);
-  const host_frame_t *status = host_find(host, MSG_STATUS);
-  CHECK(status != NULL);
-  return status;
 }
 
 /* A 1-segment batch of `frames` frames at `level` from `start`. */
@@ -64,9 +56,7 @@ static void watchdog_fires_after_silence(void) {
   CHECK(i > 0 && fake_driver.outputs[i - 1].time == last_frame + MS_TICKS(100));
   /* A frame after the silence does not hide it: the first status says fired, with the queue
    * cleared (latched until reported, §6.7)... */
-  host_send(&host, MSG_HEARTBEAT, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_HEARTBEAT, 0, 0);
   const host_frame_t *status = request_status(&host);
   if (status) {
     CHECK_EQ(status->payload[4], 2);
@@ -168,10 +158,7 @@ static void status_reports_the_channel(void) {
 static void boot_counter_and_cause(void) {
   host_t host;
   fake_reset(0);
-  board_init();
-  host_init(&host, 1);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  init_and_listen(&host, 1);
   CHECK_EQ(le16(host.frames[0].payload), 1); /* blank EEPROM counts as 0 */
   CHECK_EQ(host.frames[0].payload[2], 1);
   CHECK_EQ(host.frames[0].frame.session, 1);
@@ -180,19 +167,13 @@ static void boot_counter_and_cause(void) {
   fake_reset(0);
   fake.eeprom_boot = stored;
   fake.reset_cause = 2;
-  board_init();
-  host_init(&host, 1);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  init_and_listen(&host, 1);
   CHECK_EQ(le16(host.frames[0].payload), 2);
   CHECK_EQ(host.frames[0].payload[2], 2);
   /* 0x1FF: the session is the low byte. */
   fake_reset(0);
   fake.eeprom_boot = 0x1FE;
-  board_init();
-  host_init(&host, 1);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  init_and_listen(&host, 1);
   CHECK_EQ(host.frames[0].frame.session, 0xFF);
   CHECK_EQ(le16(host.frames[0].payload), 0x1FF);
 }
@@ -227,19 +208,8 @@ static void missing_driver_is_a_fault(void) {
   host_t host;
   fake_reset(1000);
   fake_driver.present = false;
-  board_init();
-  host_init(&host, 0x77);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  CHECK_EQ(host.frames[0].frame.type, MSG_RESET_NOTICE); /* the board still talks */
-  const host_frame_t *status = request_status(&host);
-  if (status) CHECK_EQ(status->payload[5], 0x04); /* driver not responding */
-  /* Playback goes on (the back end decides what reaches the hardware). */
-  queue_constant(&host, (uint32_t)fake.now + MS_TICKS(1), 10, 100);
-  run_for(MS_TICKS(20));
-  host_read(&host);
-  CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(drive_at(fake.now - MS_TICKS(12)), 100);
+  expect_driver_not_responding(&host);
+  CHECK_EQ(drive_at(fake.now - MS_TICKS(12)), 100); /* playback went on: the back end decides */
   /* An answering driver at the next boot: no fault. */
   fake_reset(1000);
   board_init();

@@ -16,10 +16,8 @@ static void reset_notice_first_with_syn(void) {
   fake_reset(1000);
   fake.eeprom_boot = 41;
   fake.reset_cause = 4;
-  board_init();
-  host_init(&host, 0x77);
-  run_for(MS_TICKS(1));
-  CHECK_EQ(host_read(&host), 1);
+  init_and_listen(&host, 0x77);
+  CHECK_EQ(host.count, 1);
   const frame_t *f = &host.frames[0].frame;
   CHECK_EQ(f->type, MSG_RESET_NOTICE);
   CHECK_EQ(f->flags, FLAG_RELIABLE | FLAG_SYN); /* no session followed yet: no ACK_VALID */
@@ -33,14 +31,7 @@ static void reset_notice_first_with_syn(void) {
 
 static void identify_answers_capabilities(void) {
   host_t host;
-  fake_reset(1000);
-  board_init();
-  host_init(&host, 0x77);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  host_send(&host, MSG_IDENTIFY, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  boot_and_identify(&host, 1000);
   const host_frame_t *ack = host_find(&host, MSG_ACK);
   const host_frame_t *caps = host_find(&host, MSG_CAPABILITIES);
   CHECK(ack != NULL && caps != NULL);
@@ -103,9 +94,7 @@ static void duplicates_and_out_of_order_are_dropped(void) {
   boot_and_connect(&host, 1000);
   /* Send a clock query twice with the same sequence number. */
   const uint8_t query[] = {1, 0};
-  uint8_t seq = host_send(&host, MSG_CLOCK_QUERY, query, 2);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  uint8_t seq = host_request(&host, MSG_CLOCK_QUERY, query, 2);
   CHECK(host_find(&host, MSG_CLOCK) != NULL);
   frame_t again = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, seq, host.expected, MSG_CLOCK_QUERY, 2, query};
   host_send_frame(&again);
@@ -139,9 +128,7 @@ static void bad_crc_is_ignored_and_counted(void) {
   fake_rx(garbage, sizeof garbage);
   run_for(MS_TICKS(1));
   CHECK_EQ(host_read(&host), 0); /* silence: nothing delivered, nothing acknowledged */
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_STATUS_REQUEST, 0, 0);
   const host_frame_t *status = host_find(&host, MSG_STATUS);
   CHECK(status != NULL);
   if (status) CHECK_EQ(le16(status->payload + 6), 2); /* badFrames */
@@ -150,9 +137,7 @@ static void bad_crc_is_ignored_and_counted(void) {
 static void unknown_type_is_acked_and_answered(void) {
   host_t host;
   boot_and_connect(&host, 1000);
-  uint8_t seq = host_send(&host, 0x42, (const uint8_t *)"xy", 2);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  uint8_t seq = host_request(&host, 0x42, (const uint8_t *)"xy", 2);
   const host_frame_t *ack = host_find(&host, MSG_ACK);
   const host_frame_t *error = host_find(&host, MSG_ERROR);
   CHECK(ack != NULL && ack->frame.ack == (uint8_t)(seq + 1));
@@ -189,9 +174,7 @@ static void unacknowledged_frames_are_retransmitted(void) {
   boot_and_connect(&host, 1000);
   host.auto_ack = false;
   const uint8_t query[] = {5, 0};
-  host_send(&host, MSG_CLOCK_QUERY, query, 2);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_CLOCK_QUERY, query, 2);
   const host_frame_t *first = host_find(&host, MSG_CLOCK);
   CHECK(first != NULL);
   if (!first) return;
@@ -231,11 +214,20 @@ static void unacknowledged_frames_are_retransmitted(void) {
   CHECK_EQ(board.link.rto, MS_TICKS(100));
   /* ... until a frame sent once is acknowledged: back to the estimate. */
   host.auto_ack = true;
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_STATUS_REQUEST, 0, 0);
   board_poll();
   CHECK_EQ(board.link.rto, MS_TICKS(25));
+}
+
+/* A poll (`flags`, seq 1) from a host in `session` whose SYN the board never got: the board's
+ * answer, read by `stranger` (a new host in that session). */
+static const host_frame_t *stranger_poll(host_t *stranger, uint8_t session, uint8_t flags) {
+  frame_t poll = {1, flags, session, 1, 0, MSG_ACK, 0, 0};
+  host_send_frame(&poll);
+  run_for(MS_TICKS(1));
+  host_init(stranger, session);
+  host_read(stranger);
+  return host_find(stranger, MSG_ACK);
 }
 
 /* A gap gets a NAK at once; a poll gets the ack at once, NAK when frames went missing; a NAK
@@ -287,9 +279,7 @@ static void fast_recovery_with_nak_and_poll(void) {
   /* The board's own frame is lost: the host's NAK resends it at once, long before the RTO. */
   host.seq = (uint8_t)(seq + 2);
   host.auto_ack = false;
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_STATUS_REQUEST, 0, 0);
   const host_frame_t *status = host_find(&host, MSG_STATUS);
   CHECK(status != NULL);
   if (!status) return;
@@ -304,26 +294,25 @@ static void fast_recovery_with_nak_and_poll(void) {
   fake_reset(1000);
   board_init();
   run_for(MS_TICKS(1));
-  frame_t stranger = {1, FLAG_POLL, 0x55, 1, 0, MSG_ACK, 0, 0};
-  host_send_frame(&stranger);
-  run_for(MS_TICKS(1));
   host_t other;
-  host_init(&other, 0x55);
-  host_read(&other);
-  const host_frame_t *none = host_find(&other, MSG_ACK);
+  const host_frame_t *none = stranger_poll(&other, 0x55, FLAG_POLL);
   CHECK(none != NULL && none->frame.flags == FLAG_NAK);
   /* A board following one host (a probe) polled by another whose SYN was lost: NAK alone too,
    * not an ack of the first host's numbers. */
   host_t first;
   boot_and_connect(&first, 1000);
-  frame_t second_poll = {1, FLAG_ACK_VALID | FLAG_POLL, 0x56, 1, 0, MSG_ACK, 0, 0};
-  host_send_frame(&second_poll);
-  run_for(MS_TICKS(1));
   host_t second;
-  host_init(&second, 0x56);
-  host_read(&second);
-  const host_frame_t *answer = host_find(&second, MSG_ACK);
+  const host_frame_t *answer = stranger_poll(&second, 0x56, FLAG_ACK_VALID | FLAG_POLL);
   CHECK(answer != NULL && answer->frame.flags == FLAG_NAK && answer->frame.ack == 0);
+}
+
+/* A status request whose answer the host acknowledges 20 ms after sending it (under the 25 ms
+ * RTO: a frame sent once gives a sample). */
+static void round_trip_of_20_ms(host_t *host) {
+  host_request(host, MSG_STATUS_REQUEST, 0, 0);
+  run_for(MS_TICKS(19));
+  host_send_ack(host);
+  board_poll();
 }
 
 static void rto_follows_round_trips(void) {
@@ -334,13 +323,7 @@ static void rto_follows_round_trips(void) {
   CHECK_EQ(board.link.rttvar, 750);
   CHECK_EQ(board.link.rto, MS_TICKS(25)); /* the floor */
   host.auto_ack = false;
-  /* A round trip of 20 ms (under the 25 ms RTO: a frame sent once gives a sample). */
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  run_for(MS_TICKS(19));
-  host_send_ack(&host);
-  board_poll();
+  round_trip_of_20_ms(&host);
   /* RTTVAR = (3 * 750 + |2000 - 40000|) / 4 = 10062, SRTT = (7 * 2000 + 40000) / 8 = 6750;
    * SRTT + 4 RTTVAR = 23.5 ms: clamped to the 25 ms floor. */
   CHECK_EQ(board.link.rttvar, 10062);
@@ -348,12 +331,7 @@ static void rto_follows_round_trips(void) {
   CHECK_EQ(board.link.rto, MS_TICKS(25));
   /* A second 20 ms sample: RTTVAR = (3 * 10062 + 33250) / 4 = 15859, SRTT = (7 * 6750 +
    * 40000) / 8 = 10906, RTO = 10906 + 4 * 15859 = 74342 ticks (37.2 ms). */
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  run_for(MS_TICKS(19));
-  host_send_ack(&host);
-  board_poll();
+  round_trip_of_20_ms(&host);
   CHECK_EQ(board.link.rttvar, 15859);
   CHECK_EQ(board.link.srtt, 10906);
   CHECK_EQ(board.link.rto, 74342);
@@ -363,9 +341,7 @@ static void rto_follows_round_trips(void) {
 static void status_left_unacknowledged(host_t *host) {
   boot_and_connect(host, 1000);
   host->auto_ack = false;
-  host_send(host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(host);
+  host_request(host, MSG_STATUS_REQUEST, 0, 0);
   CHECK(host_find(host, MSG_STATUS) != NULL);
 }
 
@@ -414,15 +390,11 @@ static void host_restart_restarts_our_session(void) {
   host_t host;
   boot_and_connect(&host, 1000);
   host.auto_ack = false;
-  host_send(&host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host); /* the status stays unacknowledged */
+  host_request(&host, MSG_STATUS_REQUEST, 0, 0); /* the status stays unacknowledged */
   /* A new host process: another session, SYN, seq 0. */
   host_t second;
   host_init(&second, 0x99);
-  host_send(&second, MSG_IDENTIFY, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&second);
+  host_request(&second, MSG_IDENTIFY, 0, 0);
   /* The unacknowledged status comes again first, renumbered from 0 with SYN. */
   CHECK(second.count >= 3);
   const host_frame_t *status = host_find(&second, MSG_STATUS);
@@ -436,9 +408,7 @@ static void host_restart_restarts_our_session(void) {
   CHECK_EQ(caps->frame.ack, 1); /* follows the new host session */
   /* Frames of the old session are stale now: ignored, acknowledgements included. */
   const uint8_t query[] = {1, 2};
-  host_send(&host, MSG_CLOCK_QUERY, query, 2);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_CLOCK_QUERY, query, 2);
   CHECK(host_find(&host, MSG_CLOCK) == NULL);
 }
 
@@ -454,16 +424,12 @@ static void reused_session_id_starts_a_new_session(void) {
     uint8_t query[2] = {0, 0};
     for (int i = 0; i < frames; i++) {
       query[0] = (uint8_t)i;
-      host_send(&old, MSG_CLOCK_QUERY, query, 2);
-      run_for(MS_TICKS(1));
-      host_read(&old);
+      host_request(&old, MSG_CLOCK_QUERY, query, 2);
     }
     host_t second;
     host_init(&second, old.session);
     if (variant == 1) second.seq = 77;
-    host_send(&second, MSG_IDENTIFY, 0, 0);
-    run_for(MS_TICKS(1));
-    host_read(&second);
+    host_request(&second, MSG_IDENTIFY, 0, 0);
     const host_frame_t *caps = host_find(&second, MSG_CAPABILITIES);
     CHECK(caps != NULL);
     if (!caps) continue;

@@ -4,11 +4,11 @@
  * clamped to the board's level range), ramps and rounding, gaps, late batches, replace,
  * queueFull, stop, underruns, errors, and time across the 32-bit wrap.
  */
-#include <math.h>
 #include <string.h>
 
 #include "batch.h"
 #include "board.h"
+#include "expect.h"
 #include "fake_driver.h"
 #include "fake_hal.h"
 #include "host.h"
@@ -19,15 +19,6 @@
 /* Levels above 127 do not fit the 1-byte (i8) form: those batches use 2-byte levels. */
 static void send_batch(host_t *host, uint8_t type, uint32_t start, const seg_spec_t *segs, int count) {
   send_batch_on(host, type, 0, start, segs, count);
-}
-
-/* Connects, and lifts the watchdog to 5 s so long playbacks need no heartbeats. */
-static void setup(host_t *host, uint64_t start) {
-  boot_and_connect(host, start);
-  const uint8_t five_seconds[] = {0x88, 0x13};
-  host_send(host, MSG_SET_WATCHDOG, five_seconds, 2);
-  run_for(10);
-  host_read(host);
 }
 
 /* Channel 0's drive in effect at time t (from the output log); -1 before any output. */
@@ -41,22 +32,8 @@ static const fake_output_t *next_change(size_t from, size_t *index) {
   return &fake_driver.outputs[i];
 }
 
-static const host_frame_t *expect_error(host_t *host, uint8_t code, uint8_t type, uint16_t detail) {
-  const host_frame_t *error = host_find(host, MSG_ERROR);
-  CHECK(error != NULL);
-  if (!error) return NULL;
-  CHECK_EQ(error->payload[0], code);
-  CHECK_EQ(error->payload[1], type);
-  CHECK_EQ(le16(error->payload + 2), detail);
-  return error;
-}
-
 static uint16_t status_field(host_t *host, int offset) {
-  host_send(host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(10);
-  host_read(host);
-  const host_frame_t *status = host_find(host, MSG_STATUS);
-  CHECK(status != NULL);
+  const host_frame_t *status = request_status(host);
   return status ? le16(status->payload + offset) : 0xFFFF;
 }
 #define STATUS_QUEUE_FILL 9
@@ -66,23 +43,16 @@ static uint16_t status_field(host_t *host, int offset) {
 
 static void plays_the_vector_batch_frame_by_frame(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   size_t first_output = fake_driver.count;
   uint32_t start = (uint32_t)fake.now + MS_TICKS(10) + 123; /* not on any grid */
-  const seg_spec_t segs[] = {{9, 127, 127, false}, {5, -127, -127, true}, {200, 20, 0, false}};
-  send_batch(&host, MSG_QUEUE_SEGMENTS, start, segs, 3);
+  send_batch(&host, MSG_QUEUE_SEGMENTS, start, vector_batch, VECTOR_BATCH_SEGMENTS);
   run_for(MS_TICKS(10));
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
   CHECK_EQ(status_field(&host, STATUS_QUEUE_FILL), 3);
   run_for(MS_TICKS(230));
-  CHECK_EQ(drive_at(start - 1), 0);
-  for (uint32_t k = 0; k < 214; k++) {
-    long expected = k < 9 ? 127 : k < 14 ? -127 : lround(20.0 - 20.0 * (k - 14) / 199.0);
-    CHECK_EQ(drive_at(start + k * FRAME), board_level(expected));
-    CHECK_EQ(drive_at(start + k * FRAME + FRAME - 1), board_level(expected));
-  }
-  CHECK_EQ(drive_at(start + 214 * FRAME), 0);
+  expect_vector_batch(start, drive_at, board_level);
   /* The first change lands exactly on the batch start, the brake frames' exactly 9 frames
    * later (-127, or 0 on a board without signed levels). */
   size_t i = 0;
@@ -96,7 +66,7 @@ static void plays_the_vector_batch_frame_by_frame(void) {
 
 static void gaps_play_zero(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t start = (uint32_t)fake.now + MS_TICKS(5);
   const seg_spec_t a[] = {{4, 100, 100, false}};
   const seg_spec_t b[] = {{3, 60, 60, false}};
@@ -115,7 +85,7 @@ static void gaps_play_zero(void) {
 
 static void late_batches_skip_the_past(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t now = (uint32_t)fake.now;
   /* Starts 3.5 frames ago: a 2-frame segment already over, then a ramp 0 -> 90 over 10. */
   uint32_t start = now - 3 * FRAME - FRAME / 2;
@@ -140,7 +110,7 @@ static void late_batches_skip_the_past(void) {
 
 static void replace_cuts_the_segment_in_progress(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t start = (uint32_t)fake.now + MS_TICKS(2);
   const seg_spec_t long_drive[] = {{100, 100, 100, false}, {50, 120, 120, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, long_drive, 2);
@@ -170,7 +140,7 @@ static void replace_cuts_the_segment_in_progress(void) {
 
 static void queue_full_refuses_the_whole_batch(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t start = (uint32_t)fake.now + MS_TICKS(50);
   seg_spec_t segs[BOARD_QUEUE_DEPTH];
   for (int i = 0; i < BOARD_QUEUE_DEPTH; i++) segs[i] = (seg_spec_t){1, i % 2 ? 10 : 20, i % 2 ? 10 : 20, false};
@@ -206,7 +176,7 @@ static void queue_full_refuses_the_whole_batch(void) {
 
 static void stop_zeroes_and_clears(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t start = (uint32_t)fake.now + MS_TICKS(1);
   const seg_spec_t segs[] = {{500, 200, 200, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, segs, 1);
@@ -232,7 +202,7 @@ static void stop_zeroes_and_clears(void) {
 
 static void underruns_count_a_dry_queue_while_driving(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t start = (uint32_t)fake.now + MS_TICKS(1);
   const seg_spec_t ends_high[] = {{5, 100, 100, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, start, ends_high, 1);
@@ -247,7 +217,7 @@ static void underruns_count_a_dry_queue_while_driving(void) {
 
 static void batch_errors(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint8_t payload[64];
   const seg_spec_t one[] = {{5, 10, 10, false}};
   uint8_t length = build_batch(payload, BOARD_CHANNEL_COUNT, (uint32_t)fake.now + 100, 1, one, 1);
@@ -278,24 +248,13 @@ static void batch_errors(void) {
 }
 
 static void two_byte_levels_and_clamping(void) {
-  host_t host;
-  setup(&host, 1000000);
-  uint8_t payload[64];
-  uint32_t start = (uint32_t)fake.now + MS_TICKS(1);
-  const seg_spec_t segs[] = {{3, 255, 255, false}, {1, 300, 300, false}, {3, -100, 100, false}};
-  uint8_t length = build_batch(payload, 0, start, 2, segs, 3);
-  host_send(&host, MSG_QUEUE_SEGMENTS, payload, length);
-  run_for(MS_TICKS(10));
-  CHECK_EQ(drive_at(start), board_level(255));
-  CHECK_EQ(drive_at(start + 3 * FRAME), board_level(255)); /* 300 clamps to full scale */
-  CHECK_EQ(drive_at(start + 4 * FRAME), board_level(-100)); /* 0 without signed levels */
-  CHECK_EQ(drive_at(start + 5 * FRAME), 0);                 /* the ramp passes 0 */
-  CHECK_EQ(drive_at(start + 6 * FRAME), board_level(100));
+  /* 300 clamps to full scale, -100 to 0 without signed levels. */
+  expect_levels_clamped(drive_at, board_level);
 }
 
 static void time_wraps_at_32_bits(void) {
   host_t host;
-  setup(&host, 0x100000000ull - MS_TICKS(10)); /* the low 32 bits wrap about 7 ms after setup */
+  boot_for_playback(&host, 0x100000000ull - MS_TICKS(10)); /* the low 32 bits wrap about 7 ms after setup */
   uint64_t start64 = fake.now + MS_TICKS(2);
   const seg_spec_t segs[] = {{10, 0, 225, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, (uint32_t)start64, segs, 1);
@@ -310,7 +269,7 @@ static void time_wraps_at_32_bits(void) {
  * (the fuzz harness's queue-order invariant: the late batch sat behind the other, silent). */
 static void cut_compares_times_from_now(void) {
   host_t host;
-  setup(&host, 1000000);
+  boot_for_playback(&host, 1000000);
   uint32_t now = (uint32_t)fake.now;
   const seg_spec_t ahead[] = {{10, 100, 100, false}};
   send_batch(&host, MSG_QUEUE_SEGMENTS, now + 0x7FFF0000u, ahead, 1);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "expect.h"
 #include "fake_driver.h"
 #include "fake_hal.h"
 #include "host.h"
@@ -15,30 +16,7 @@
 #define HAS_CALIBRATION ((BOARD_FEATURES & BOARD_FEATURE_CALIBRATION) != 0)
 #define HAS_ROM_EFFECTS ((BOARD_FEATURES & BOARD_FEATURE_ROM_EFFECTS) != 0)
 
-/* Sends a request, runs the board a little and reads its answers. */
-static void request(host_t *host, uint8_t type, const uint8_t *payload, uint8_t length) {
-  host_send(host, type, payload, length);
-  run_for(MS_TICKS(1));
-  host_read(host);
-}
-
-/* The error the last request got: code, type and detail as given. */
-static void expect_error(host_t *host, uint8_t code, uint8_t type, uint16_t detail) {
-  const host_frame_t *error = host_find(host, MSG_ERROR);
-  CHECK(error != NULL);
-  if (!error) return;
-  CHECK_EQ(error->payload[0], code);
-  CHECK_EQ(error->payload[1], type);
-  CHECK_EQ(le16(error->payload + 2), detail);
-}
-
 static void expect_no_error(host_t *host) { CHECK(host_find(host, MSG_ERROR) == NULL); }
-
-static void connect(host_t *host) {
-  boot_and_connect(host, 1000000);
-  const uint8_t five_seconds[] = {0x88, 0x13};
-  request(host, MSG_SET_WATCHDOG, five_seconds, 2);
-}
 
 /* An effect payload: channel, library, effect, start time. */
 static uint8_t rom_effect(uint8_t *out, uint8_t channel, uint8_t library, uint8_t effect, uint32_t start) {
@@ -58,7 +36,7 @@ static uint8_t batch(uint8_t *out, uint8_t channel, uint32_t start) {
 
 static void lengths_are_checked_first(void) {
   host_t host;
-  connect(&host);
+  boot_for_playback(&host, 1000000);
   static const struct {
     uint8_t type, length;
   } exact[] = {{MSG_IDENTIFY, 0},      {MSG_CLOCK_QUERY, 2}, {MSG_STOP, 1},          {MSG_STATUS_REQUEST, 0},
@@ -68,21 +46,21 @@ static void lengths_are_checked_first(void) {
     /* One byte short and one too many, before any other check (channel 0 is valid). */
     for (int delta = -1; delta <= 1; delta += 2) {
       if (exact[t].length == 0 && delta < 0) continue;
-      request(&host, exact[t].type, payload, (uint8_t)(exact[t].length + delta));
+      host_request(&host, exact[t].type, payload, (uint8_t)(exact[t].length + delta));
       expect_error(&host, ERR_BAD_PAYLOAD, exact[t].type, 0);
     }
   }
   /* A batch's header is 7 bytes; a bad channel in a short one is still badPayload. */
   for (uint8_t length = 0; length < 7; length++) {
     payload[0] = 0xFF;
-    request(&host, MSG_QUEUE_SEGMENTS, payload, length);
+    host_request(&host, MSG_QUEUE_SEGMENTS, payload, length);
     expect_error(&host, ERR_BAD_PAYLOAD, MSG_QUEUE_SEGMENTS, 0);
   }
 }
 
 static void field_ranges_are_payload_errors(void) {
   host_t host;
-  connect(&host);
+  boot_for_playback(&host, 1000000);
   uint8_t payload[16];
   /* set watchdog: 10-5000 ms. */
   static const struct {
@@ -91,7 +69,7 @@ static void field_ranges_are_payload_errors(void) {
   } watchdogs[] = {{9, false}, {10, true}, {5000, true}, {5001, false}, {0xFFFF, false}};
   for (size_t w = 0; w < sizeof watchdogs / sizeof watchdogs[0]; w++) {
     const uint8_t ms[] = {(uint8_t)watchdogs[w].ms, (uint8_t)(watchdogs[w].ms >> 8)};
-    request(&host, MSG_SET_WATCHDOG, ms, 2);
+    host_request(&host, MSG_SET_WATCHDOG, ms, 2);
     if (watchdogs[w].ok) {
       expect_no_error(&host);
       CHECK_EQ(board.watchdog_ms, watchdogs[w].ms);
@@ -103,7 +81,7 @@ static void field_ranges_are_payload_errors(void) {
   for (uint8_t width = 0; width <= 3; width++) {
     uint8_t length = batch(payload, 0, (uint32_t)fake.now + MS_TICKS(5));
     payload[5] = width;
-    request(&host, MSG_QUEUE_SEGMENTS, payload, length);
+    host_request(&host, MSG_QUEUE_SEGMENTS, payload, length);
     if (width == 1) expect_no_error(&host);
     else if (width == 0 || width == 3) expect_error(&host, ERR_BAD_PAYLOAD, MSG_QUEUE_SEGMENTS, 0);
   }
@@ -111,25 +89,25 @@ static void field_ranges_are_payload_errors(void) {
   static const uint8_t bad[][2] = {{0, 1}, {8, 1}, {1, 0}, {1, 124}};
   for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
     uint8_t length = rom_effect(payload, BOARD_CHANNEL_COUNT, bad[b][0], bad[b][1], (uint32_t)fake.now + MS_TICKS(5));
-    request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
+    host_request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
     expect_error(&host, ERR_BAD_PAYLOAD, MSG_PLAY_ROM_EFFECT, 0);
   }
 }
 
 static void features_then_channels(void) {
   host_t host;
-  connect(&host);
+  boot_for_playback(&host, 1000000);
   uint8_t payload[16];
   /* Calibration and effects where BOARD_FEATURES has them, else notSupported first. */
   for (int channel = BOARD_CHANNEL_COUNT; channel >= 0; channel--) {
     const uint8_t calibrate[] = {(uint8_t)channel};
-    request(&host, MSG_CALIBRATE, calibrate, 1);
+    host_request(&host, MSG_CALIBRATE, calibrate, 1);
     if (!HAS_CALIBRATION) expect_error(&host, ERR_NOT_SUPPORTED, MSG_CALIBRATE, 0);
     else if (channel == BOARD_CHANNEL_COUNT) expect_error(&host, ERR_BAD_CHANNEL, MSG_CALIBRATE, channel);
     else expect_no_error(&host);
     fake_driver.calibrating = false; /* done at once */
     uint8_t length = rom_effect(payload, (uint8_t)channel, 1, 1, (uint32_t)fake.now + MS_TICKS(5));
-    request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
+    host_request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
     if (!HAS_ROM_EFFECTS) expect_error(&host, ERR_NOT_SUPPORTED, MSG_PLAY_ROM_EFFECT, 0);
     else if (channel == BOARD_CHANNEL_COUNT) expect_error(&host, ERR_BAD_CHANNEL, MSG_PLAY_ROM_EFFECT, channel);
     else expect_no_error(&host);
@@ -140,66 +118,66 @@ static void features_then_channels(void) {
   /* Batches on every channel of the board, and none past them (detail: the channel). */
   for (int channel = 0; channel <= BOARD_CHANNEL_COUNT; channel++) {
     uint8_t length = batch(payload, (uint8_t)channel, (uint32_t)fake.now + MS_TICKS(5));
-    request(&host, MSG_REPLACE_SEGMENTS, payload, length);
+    host_request(&host, MSG_REPLACE_SEGMENTS, payload, length);
     if (channel < BOARD_CHANNEL_COUNT) expect_no_error(&host);
     else expect_error(&host, ERR_BAD_CHANNEL, MSG_REPLACE_SEGMENTS, channel);
   }
   uint8_t length = batch(payload, 0xFF, (uint32_t)fake.now + MS_TICKS(5));
-  request(&host, MSG_QUEUE_SEGMENTS, payload, length);
+  host_request(&host, MSG_QUEUE_SEGMENTS, payload, length);
   expect_error(&host, ERR_BAD_CHANNEL, MSG_QUEUE_SEGMENTS, 0xFF);
   /* An effect whose start has passed. */
   length = rom_effect(payload, 0, 1, 1, (uint32_t)fake.now - 1);
-  request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
+  host_request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
   expect_error(&host, HAS_ROM_EFFECTS ? ERR_TIME_IN_PAST : ERR_NOT_SUPPORTED, MSG_PLAY_ROM_EFFECT, 0);
 }
 
 static void busy_while_calibrating(void) {
   host_t host;
-  connect(&host);
+  boot_for_playback(&host, 1000000);
   fake_driver.calibrating = true;
   fake_driver.calibration_end = (uint32_t)fake.now + MS_TICKS(1000);
   uint8_t payload[16];
   uint8_t length = batch(payload, 0, (uint32_t)fake.now + MS_TICKS(5));
-  request(&host, MSG_QUEUE_SEGMENTS, payload, length);
+  host_request(&host, MSG_QUEUE_SEGMENTS, payload, length);
   expect_error(&host, ERR_BUSY, MSG_QUEUE_SEGMENTS, 0);
-  request(&host, MSG_REPLACE_SEGMENTS, payload, length);
+  host_request(&host, MSG_REPLACE_SEGMENTS, payload, length);
   expect_error(&host, ERR_BUSY, MSG_REPLACE_SEGMENTS, 0);
   /* A bad channel or payload is reported before busy. */
   payload[0] = BOARD_CHANNEL_COUNT;
-  request(&host, MSG_QUEUE_SEGMENTS, payload, length);
+  host_request(&host, MSG_QUEUE_SEGMENTS, payload, length);
   expect_error(&host, ERR_BAD_CHANNEL, MSG_QUEUE_SEGMENTS, BOARD_CHANNEL_COUNT);
-  request(&host, MSG_QUEUE_SEGMENTS, payload, 6);
+  host_request(&host, MSG_QUEUE_SEGMENTS, payload, 6);
   expect_error(&host, ERR_BAD_PAYLOAD, MSG_QUEUE_SEGMENTS, 0);
   const uint8_t zero[] = {0};
-  request(&host, MSG_CALIBRATE, zero, 1);
+  host_request(&host, MSG_CALIBRATE, zero, 1);
   expect_error(&host, HAS_CALIBRATION ? ERR_BUSY : ERR_NOT_SUPPORTED, MSG_CALIBRATE, 0);
   length = rom_effect(payload, 0, 1, 1, (uint32_t)fake.now + MS_TICKS(5));
-  request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
+  host_request(&host, MSG_PLAY_ROM_EFFECT, payload, length);
   expect_error(&host, HAS_ROM_EFFECTS ? ERR_BUSY : ERR_NOT_SUPPORTED, MSG_PLAY_ROM_EFFECT, 0);
   /* Everything else is answered meanwhile. */
   const uint8_t query[] = {7, 0};
-  request(&host, MSG_CLOCK_QUERY, query, 2);
+  host_request(&host, MSG_CLOCK_QUERY, query, 2);
   CHECK(host_find(&host, MSG_CLOCK) != NULL);
-  request(&host, MSG_STATUS_REQUEST, 0, 0);
+  host_request(&host, MSG_STATUS_REQUEST, 0, 0);
   CHECK(host_find(&host, MSG_STATUS) != NULL);
   const uint8_t all[] = {0xFF};
-  request(&host, MSG_STOP, all, 1);
+  host_request(&host, MSG_STOP, all, 1);
   expect_no_error(&host);
   CHECK_EQ(fake_driver.calibrations, 0);
 }
 
 static void unknown_and_board_types(void) {
   host_t host;
-  connect(&host);
+  boot_for_playback(&host, 1000000);
   static const uint8_t unknown[] = {MSG_CAPABILITIES,       MSG_CLOCK, MSG_STATUS, MSG_RESET_NOTICE,
                                     MSG_CALIBRATION_RESULT, 0x11,      0x42,       0xFF};
   const uint8_t junk[] = {1, 2, 3};
   for (size_t u = 0; u < sizeof unknown; u++) {
-    request(&host, unknown[u], junk, (uint8_t)(u % 4));
+    host_request(&host, unknown[u], junk, (uint8_t)(u % 4));
     expect_error(&host, ERR_UNKNOWN_MESSAGE, unknown[u], 0);
   }
   /* An error from the host, whatever its payload: noted, no answer but the ack. */
-  request(&host, MSG_ERROR, junk, 3);
+  host_request(&host, MSG_ERROR, junk, 3);
   expect_no_error(&host);
   CHECK(host_find(&host, MSG_ACK) != NULL);
   /* Unreliable frames of unknown types and unreliable bad requests: ignored or answered. */
@@ -217,9 +195,9 @@ static void unknown_and_board_types(void) {
 static void calibration_outcome_is_reported(void) {
   if (!HAS_CALIBRATION) return; /* notSupported: features_then_channels */
   host_t host;
-  connect(&host);
+  boot_for_playback(&host, 1000000);
   const uint8_t zero[] = {0};
-  request(&host, MSG_CALIBRATE, zero, 1);
+  host_request(&host, MSG_CALIBRATE, zero, 1);
   expect_no_error(&host);
   CHECK(fake_driver.calibrating);
   run_for(MS_TICKS(1001));
@@ -235,7 +213,7 @@ static void calibration_outcome_is_reported(void) {
   }
   /* A run that does not finish: calibrationFailed with the driver's status as detail. */
   fake_driver.calibration_fails = true;
-  request(&host, MSG_CALIBRATE, zero, 1);
+  host_request(&host, MSG_CALIBRATE, zero, 1);
   run_for(MS_TICKS(1001));
   host_read(&host);
   CHECK(host_find(&host, MSG_CALIBRATION_RESULT) == NULL);

@@ -20,21 +20,8 @@ void driver_output(uint8_t channel, int16_t level, uint16_t frequency_x10, uint3
   drv_set_level(&drv2605, level < 0 ? 0 : level > 255 ? 255 : (uint8_t)level);
 }
 
-/* RTP_INPUT is written over I2C when the frame starts (~100 us): nothing is staged. */
-bool driver_stages(uint8_t channel) {
-  (void)channel;
-  return false;
-}
-
-bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
-  (void)channel;
-  (void)level;
-  (void)frequency_x10;
-  (void)at;
-  return false;
-}
-
-void driver_unstage(uint8_t channel) { (void)channel; }
+/* RTP_INPUT is written over I2C when the frame starts (~100 us): nothing is staged
+ * (driver_stages, driver_stage, driver_unstage: the core's driver_unstaged.c). */
 
 void driver_stop(uint8_t channel) {
   if (channel == 0) drv_stop(&drv2605);

@@ -26,14 +26,6 @@ static int reg_after(uint8_t reg, size_t until) {
   return value;
 }
 
-static void setup(host_t *host) {
-  boot_and_connect(host, 1000000);
-  const uint8_t five_seconds[] = {0x88, 0x13};
-  host_send(host, MSG_SET_WATCHDOG, five_seconds, 2);
-  run_for(10);
-  host_read(host);
-}
-
 static void init_configures_closed_loop_rtp(void) {
   fake_reset(1000);
   board_init();
@@ -64,7 +56,7 @@ static const host_frame_t *calibrate(host_t *host, uint64_t run) {
 
 static void calibration_reports_the_chip_results(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   /* Drive is queued; calibration drops it and plays nothing meanwhile. */
   uint8_t batch[] = {0, 0, 0, 0, 0, 1, 1, 0x01, 0xE8, 0x07, 120}; /* 1000 frames at 120 */
   uint32_t start = (uint32_t)fake.now + 100;
@@ -122,7 +114,7 @@ static void calibration_reports_the_chip_results(void) {
 
 static void calibration_failure_is_reported(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   fake_drv.calibration_status = 0x08; /* DIAG_RESULT: failed */
   const host_frame_t *result = calibrate(&host, MS_TICKS(1100));
   CHECK(result != NULL);
@@ -139,7 +131,7 @@ static void calibration_failure_is_reported(void) {
  * is ignored. */
 static void calibration_is_restored_at_boot(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   CHECK(calibrate(&host, MS_TICKS(1100)) != NULL);
   CHECK_EQ(CALIBRATION_RECORD[0], 0xCA);
   uint8_t stored[DRV_CALIBRATION_SIZE];
@@ -156,7 +148,7 @@ static void calibration_is_restored_at_boot(void) {
   CHECK_EQ(drv2605.result.f0_x10, 1751);
   /* A failed run afterwards leaves the stored record alone. */
   host_t again;
-  setup(&again);
+  boot_for_playback(&again, 1000000);
   memcpy(CALIBRATION_RECORD, stored, sizeof stored);
   fake_drv.calibration_status = 0x08;
   CHECK(calibrate(&again, MS_TICKS(1100)) != NULL);
@@ -172,7 +164,7 @@ static void calibration_is_restored_at_boot(void) {
 
 static void calibration_timeout_is_an_error(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   fake_drv.calibration_ticks = UINT64_MAX; /* GO never clears */
   const uint8_t channel[] = {0};
   host_send(&host, MSG_CALIBRATE, channel, 1);
@@ -198,7 +190,7 @@ static void calibration_timeout_is_an_error(void) {
 
 static void rom_effect_plays_at_its_start_time(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   /* Queued drive: 300 frames at 100. The effect replaces it while it plays. */
   uint32_t drive_start = (uint32_t)fake.now + MS_TICKS(1);
   uint8_t batch[] = {0, 0, 0, 0, 0, 1, 1, 0x01, 0xAC, 0x02, 100};
@@ -242,7 +234,7 @@ static void rom_effect_plays_at_its_start_time(void) {
 
 static void rom_effect_errors(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   static const struct {
     uint8_t channel, library, effect;
     int32_t offset_ms;

@@ -5,12 +5,12 @@
  * missing or foreign chip. The core's own tests (firmware-core/test) check the rest on a test
  * back end.
  */
-#include <math.h>
 #include <string.h>
 
 #include "batch.h"
 #include "board.h"
 #include "drv2605.h"
+#include "expect.h"
 #include "fake_drv2605.h"
 #include "fake_hal.h"
 #include "host.h"
@@ -40,25 +40,9 @@ static bool rtp_writes_only_changes(size_t from) {
 
 static int clamp255(long level) { return level < 0 ? 0 : level > 255 ? 255 : (int)level; }
 
-/* Connects, and lifts the watchdog to 5 s so long playbacks need no heartbeats. */
-static void setup(host_t *host) {
-  boot_and_connect(host, 1000000);
-  const uint8_t five_seconds[] = {0x88, 0x13};
-  host_send(host, MSG_SET_WATCHDOG, five_seconds, 2);
-  run_for(10);
-  host_read(host);
-}
-
 static void capabilities_announce_this_board(void) {
   host_t host;
-  fake_reset(1000);
-  board_init();
-  host_init(&host, 0x77);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  host_send(&host, MSG_IDENTIFY, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  boot_and_identify(&host, 1000);
   const host_frame_t *caps = host_find(&host, MSG_CAPABILITIES);
   CHECK(caps != NULL);
   if (!caps) return;
@@ -87,21 +71,14 @@ static void capabilities_announce_this_board(void) {
 
 static void the_vector_batch_as_rtp_writes(void) {
   host_t host;
-  setup(&host);
+  boot_for_playback(&host, 1000000);
   size_t first_write = fake_drv.write_count;
   uint32_t start = (uint32_t)fake.now + MS_TICKS(10) + 123; /* not on any grid */
-  const seg_spec_t segs[] = {{9, 127, 127, false}, {5, -127, -127, true}, {200, 20, 0, false}};
-  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 0, start, segs, 3);
+  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 0, start, vector_batch, VECTOR_BATCH_SEGMENTS);
   run_for(MS_TICKS(240));
   host_read(&host);
   CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(rtp_at(start - 1), 0);
-  for (uint32_t k = 0; k < 214; k++) {
-    long expected = k < 9 ? 127 : k < 14 ? -127 : lround(20.0 - 20.0 * (k - 14) / 199.0);
-    CHECK_EQ(rtp_at(start + k * FRAME), clamp255(expected));
-    CHECK_EQ(rtp_at(start + k * FRAME + FRAME - 1), clamp255(expected));
-  }
-  CHECK_EQ(rtp_at(start + 214 * FRAME), 0);
+  expect_vector_batch(start, rtp_at, clamp255);
   /* The first write lands exactly on the batch start, the brake frames write 0 exactly 9
    * frames later. */
   size_t i = fake_find_write(first_write, DRV_REG_RTP_INPUT);
@@ -112,19 +89,8 @@ static void the_vector_batch_as_rtp_writes(void) {
 }
 
 static void levels_clamp_to_rtp_range(void) {
-  host_t host;
-  setup(&host);
-  uint8_t payload[64];
-  uint32_t start = (uint32_t)fake.now + MS_TICKS(1);
-  const seg_spec_t segs[] = {{3, 255, 255, false}, {1, 300, 300, false}, {3, -100, 100, false}};
-  uint8_t length = build_batch(payload, 0, start, 2, segs, 3);
-  host_send(&host, MSG_QUEUE_SEGMENTS, payload, length);
-  run_for(MS_TICKS(10));
-  CHECK_EQ(rtp_at(start), 255);
-  CHECK_EQ(rtp_at(start + 3 * FRAME), 255); /* 300 clamps to full scale */
-  CHECK_EQ(rtp_at(start + 4 * FRAME), 0);   /* -100 clamps to 0 (no signed levels) */
-  CHECK_EQ(rtp_at(start + 5 * FRAME), 0);   /* the ramp passes 0 */
-  CHECK_EQ(rtp_at(start + 6 * FRAME), 100);
+  /* 300 clamps to full scale (255), -100 to 0 (no signed levels). */
+  expect_levels_clamped(rtp_at, clamp255);
 }
 
 static void watchdog_writes_zero(void) {
@@ -142,46 +108,25 @@ static void watchdog_writes_zero(void) {
   CHECK(i > 0 && fake_drv.writes[i - 1].time == last_frame + MS_TICKS(100));
 }
 
-static const host_frame_t *request_status(host_t *host) {
-  host_send(host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(10);
-  host_read(host);
-  const host_frame_t *status = host_find(host, MSG_STATUS);
-  CHECK(status != NULL);
-  return status;
-}
-
 static void missing_or_foreign_chip_is_a_fault(void) {
   host_t host;
   fake_reset(1000);
   fake_drv.chip_present = false;
-  board_init();
-  host_init(&host, 0x77);
-  run_for(MS_TICKS(1));
-  host_read(&host);
-  CHECK_EQ(host.frames[0].frame.type, MSG_RESET_NOTICE); /* the board still talks */
+  expect_driver_not_responding(&host);
   CHECK(!drv2605.present);
-  const host_frame_t *status = request_status(&host);
-  if (status) CHECK_EQ(status->payload[5], 0x04); /* driver not responding */
-  /* Playback goes on without hanging (writes fail, nothing else happens). */
-  const seg_spec_t segs[] = {{10, 100, 100, false}};
-  send_batch_on(&host, MSG_QUEUE_SEGMENTS, 0, (uint32_t)fake.now + MS_TICKS(1), segs, 1);
-  run_for(MS_TICKS(20));
-  host_read(&host);
-  CHECK(host_find(&host, MSG_ERROR) == NULL);
-  CHECK_EQ(fake_drv.write_count, 0);
-  /* A chip with another id (4, a DRV2604) is not ours either. */
-  fake_reset(1000);
-  fake_drv.regs[0] = 0x80;
-  board_init();
-  CHECK_EQ(board.faults, 0x04);
-  CHECK_EQ(drv2605.device_id, 4);
-  /* The DRV2605 (id 3) is accepted. */
-  fake_reset(1000);
-  fake_drv.regs[0] = 0x60;
-  board_init();
-  CHECK_EQ(board.faults, 0);
-  CHECK_EQ(drv2605.device_id, 3);
+  CHECK_EQ(fake_drv.write_count, 0); /* playback went on without hanging: writes fail, nothing else */
+  /* A chip with another id (4, a DRV2604) is not ours either; the DRV2605 (id 3) is accepted.
+   * The id is STATUS's top 3 bits. */
+  static const struct {
+    uint8_t status, id, faults;
+  } chips[] = {{0x80, 4, 0x04}, {0x60, 3, 0}};
+  for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++) {
+    fake_reset(1000);
+    fake_drv.regs[0] = chips[c].status;
+    board_init();
+    CHECK_EQ(board.faults, chips[c].faults);
+    CHECK_EQ(drv2605.device_id, chips[c].id);
+  }
 }
 
 const test_case_t rtp_tests[] = {

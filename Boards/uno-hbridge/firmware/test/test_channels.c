@@ -16,11 +16,7 @@
 
 static void setup(host_t *host) {
   fake_bridge_reset();
-  boot_and_connect(host, 1000000);
-  const uint8_t five_seconds[] = {0x88, 0x13};
-  host_send(host, MSG_SET_WATCHDOG, five_seconds, 2);
-  run_for(10);
-  host_read(host);
+  boot_for_playback(host, 1000000);
 }
 
 /* Skips a length-prefixed string of a payload. */
@@ -29,9 +25,7 @@ static const uint8_t *skip_string(const uint8_t *p) { return p + 1 + p[0]; }
 static void capabilities_announce_both_channels(void) {
   host_t host;
   setup(&host);
-  host_send(&host, MSG_IDENTIFY, 0, 0);
-  run_for(MS_TICKS(1));
-  host_read(&host);
+  host_request(&host, MSG_IDENTIFY, 0, 0);
   const host_frame_t *caps = host_find(&host, MSG_CAPABILITIES);
   CHECK(caps != 0);
   if (!caps) return;
