@@ -118,6 +118,10 @@ enum LatencyMeasurement {
     var slack: [Double] = []
     var sizes: [Double] = []
     var lateCount = 0
+    var toWrite: [Double] = []
+    var writeToArrival: [Double] = []
+    var lateSplits: [String] = []
+    let writes = rig.replaceWrites() ?? []
     // A retransmitted frame repeats the seq of the one before it.
     let repeats = zip(arrivals, arrivals.dropFirst()).filter { $0.seq == $1.seq }.count
     for (index, sample) in taken.enumerated() {
@@ -127,7 +131,18 @@ enum LatencyMeasurement {
       sizes.append(Double(arrival.bytes))
       let margin = arrival.start - rig.boardSeconds(atRig: arrival.time)
       slack.append(margin)
-      if margin < 0 { lateCount += 1 }
+      // The host's write of that frame: the last with its seq before it arrived.
+      let write = writes.last { $0.seq == arrival.seq && $0.time <= arrival.time + 1e-6 && $0.time >= sample.call }
+      if let write {
+        toWrite.append(write.time - sample.call)
+        writeToArrival.append(arrival.time - write.time)
+      }
+      if margin < 0 {
+        lateCount += 1
+        let host = write.map { fmt(($0.time - sample.call) * 1000, 3) } ?? "?"
+        let line = write.map { fmt((arrival.time - $0.time) * 1000, 3) } ?? "?"
+        lateSplits.append("late by \(fmt(-margin * 1000, 3)) ms: call → written \(host) ms, written → received \(line) ms")
+      }
       if let change = log.first(where: { change in
         change.time >= sample.call && change.time < until
           && (sample.value > 0.5 ? Double(change.level) > mid : Double(change.level) < mid)
@@ -137,10 +152,15 @@ enum LatencyMeasurement {
     }
     say("  breakdown over the line (\(toArrival.count) calls matched to a replace frame):")
     sayStats("  call → replace frame fully received by the board", toArrival)
+    if !toWrite.isEmpty {
+      sayStats("    of which call → the host's write returned", toWrite)
+      sayStats("    and written → fully received (kernel, pacer, the server's polling)", writeToArrival)
+    }
     sayStats("  replace received → drive change", toChange)
     sayStats("  slack on arrival (batch start − board clock; < 0 = late)", slack)
     sayStats("  replace frame size", sizes, scale: 1, unit: "bytes", digits: 0)
     say("  \(lateCount) of \(slack.count) replaces arrived after their start frame; \(repeats) repeated frames (retransmissions)")
+    for split in lateSplits { say("    " + split) }
   }
 
   /// Prints the engine's and the board's counters.

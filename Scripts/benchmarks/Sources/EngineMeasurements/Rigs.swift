@@ -23,11 +23,14 @@ protocol Rig: AnyObject {
   /// `replace segments` frames as they reached the board, when the rig can see the line:
   /// (rig seconds of the last byte, encoded bytes, the batch's start in board seconds, seq).
   func replaceArrivals() -> [(time: Double, bytes: Int, start: Double, seq: UInt8)]?
+  /// When the host's writes of `replace segments` frames returned (rig seconds), with their seq.
+  func replaceWrites() -> [(time: Double, seq: UInt8)]?
   func close()
 }
 
 extension Rig {
   func replaceArrivals() -> [(time: Double, bytes: Int, start: Double, seq: UInt8)]? { nil }
+  func replaceWrites() -> [(time: Double, seq: UInt8)]? { nil }
 }
 
 /// The board clock of `configuration` at virtual time `t`, as ``SimulatedBoard/boardTicks(at:)``.
@@ -78,6 +81,7 @@ final class PtyRig: Rig {
   let link: SerialBoardLink
   let engine: HapticEngine
   let bitRate: Double
+  let stamps: WriteStampTransport
   private let serverStart: ContinuousClock.Instant
   private let serverThread: Thread
   private let serverDone = Flag()
@@ -120,7 +124,9 @@ final class PtyRig: Rig {
       }
     }
     serverStart = start ?? ContinuousClock.now
-    let link = try ThreadLabels.label("BoardConnection") { try SerialBoardLink(port: pty.path, baud: Int(bitRate)) }
+    let stamps = WriteStampTransport(try Transports.open(path: pty.path, baud: Int(bitRate)))
+    self.stamps = stamps
+    let link = try ThreadLabels.label("BoardConnection") { try SerialBoardLink(transport: stamps, baud: Int(bitRate)) }
     self.link = link
     let engine = try HapticEngine(link: link)
     self.engine = engine
@@ -144,6 +150,10 @@ final class PtyRig: Rig {
     let shift = (paced.origin - serverStart).seconds
     let frequency = Double(configuration.clockFrequency)
     return paced.replaceArrivals.map { ($0.time + shift, $0.bytes, Double($0.startTicks) / frequency, $0.seq) }
+  }
+
+  func replaceWrites() -> [(time: Double, seq: UInt8)]? {
+    stamps.replaceWrites.map { (($0.time - serverStart).seconds, $0.seq) }
   }
 
   func close() {
