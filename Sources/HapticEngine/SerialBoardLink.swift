@@ -21,10 +21,14 @@ public final class SerialBoardLink: BoardLink, Sendable {
 
   /// Opens `port`, probes the board and connects.
   ///
-  /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
-  ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
+  /// - Parameters:
+  ///   - port: the serial port or pseudo-terminal path.
+  ///   - baud: the line's rate.
+  ///   - probeTimeout: how long the probe waits for the board, seconds.
   ///   - profileFor: the renderer profile for the probed board (e.g. from its board file);
   ///     `nil` falls back to `BoardProfile(capabilities:)` (HapticWire).
+  /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
+  ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public convenience init(
     port: String, baud: Int = 115_200, probeTimeout: Double = 2,
     profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
@@ -41,7 +45,13 @@ public final class SerialBoardLink: BoardLink, Sendable {
   /// Probes the board on an open `transport` (closed on failure, and by ``close(stopDrive:)``)
   /// and connects: a port opened elsewhere, or one wrapped (fault injection, tests).
   ///
-  /// - Parameter baud: the line's rate, for the link's timers.
+  /// - Parameters:
+  ///   - transport: the open port; the link owns it from now on.
+  ///   - baud: the line's rate, for the link's timers.
+  ///   - probeTimeout: how long the probe waits for the board, seconds.
+  ///   - profileFor: the renderer profile for the probed board; `nil` falls back to
+  ///     `BoardProfile(capabilities:)` (HapticWire).
+  /// - Throws: as ``init(port:baud:probeTimeout:profileFor:)``, but for opening the port.
   public init(
     transport: any ByteTransport, baud: Int = 115_200, probeTimeout: Double = 2,
     profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
