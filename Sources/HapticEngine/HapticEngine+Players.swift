@@ -83,36 +83,36 @@ extension HapticEngine {
       () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: (Bool, [(id: Int, mark: AudioMark)])) in
       let backlog = wireBacklogFrames
       return try state.withLock { state throws(HapticEngineError) in
-      guard let player = state.players[id], !player.invalid else {
-        throw HapticEngineError(.invalidPatternPlayer, "player \(id) is no longer valid (the board was reset or lost)")
-      }
-      guard state.running, var scheduler = state.scheduler.take() else { throw .notRunning("player \(id)") }
-      defer { state.scheduler = scheduler }
-      guard let now = nowFrame() else { throw HapticEngineError(.engineNotRunning, "no clock sync with the board") }
-      switch action {
-      case .start: state.players[id]?.reported = false
-      case .rate(let rate): state.players[id]?.rate = rate
-      case .mute(let flag): state.players[id]?.muted = flag
-      default: break
-      }
-      // A start with audio waits out the audio output's queue, so sound and drive begin
-      // together; on a lossy link a start waits out a recovery, so its onset is not cut. An
-      // action never takes effect before one the player was given earlier for the same time or
-      // before (a seek right after a start, whose link lead put it later, would find the player
-      // idle and be lost).
-      let asked = frame(at: time, now: now)
-      let pending = player.pending.filter { $0.at >= now }
-      let after = pending.filter { $0.asked <= asked }.map(\.at).max() ?? now
-      let at = max(asked, now + max(audioLead(for: action, player: player, audio: state.audio), linkLead), after)
-      // From quiet the loop sleeps the idle period, longer than what this change queues: wake
-      // it to work out its next pass (while something plays its deadline still holds: a
-      // replace re-renders up to the same head).
-      let wasQuiet = scheduler.isQuiet
-      scheduler.wireBacklog = backlog
-      let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now)
-      state.players[id]?.pending = pending + [(asked, placed)]
-      let marks = scheduler.takeAudioMarks()
-      return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
+        guard let player = state.players[id], !player.invalid else {
+          throw HapticEngineError(.invalidPatternPlayer, "player \(id) is no longer valid (the board was reset or lost)")
+        }
+        guard state.running, var scheduler = state.scheduler.take() else { throw .notRunning("player \(id)") }
+        defer { state.scheduler = scheduler }
+        guard let now = nowFrame() else { throw HapticEngineError(.engineNotRunning, "no clock sync with the board") }
+        switch action {
+        case .start: state.players[id]?.reported = false
+        case .rate(let rate): state.players[id]?.rate = rate
+        case .mute(let flag): state.players[id]?.muted = flag
+        default: break
+        }
+        // A start with audio waits out the audio output's queue, so sound and drive begin
+        // together; on a lossy link a start waits out a recovery, so its onset is not cut. An
+        // action never takes effect before one the player was given earlier for the same time or
+        // before (a seek right after a start, whose link lead put it later, would find the player
+        // idle and be lost).
+        let asked = frame(at: time, now: now)
+        let pending = player.pending.filter { $0.at >= now }
+        let after = pending.filter { $0.asked <= asked }.map(\.at).max() ?? now
+        let at = max(asked, now + max(audioLead(for: action, player: player, audio: state.audio), linkLead), after)
+        // From quiet the loop sleeps the idle period, longer than what this change queues: wake
+        // it to work out its next pass (while something plays its deadline still holds: a
+        // replace re-renders up to the same head).
+        let wasQuiet = scheduler.isQuiet
+        scheduler.wireBacklog = backlog
+        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now)
+        state.players[id]?.pending = pending + [(asked, placed)]
+        let marks = scheduler.takeAudioMarks()
+        return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
       }
     }
     route(marks)
