@@ -93,7 +93,7 @@ final class PtyRig: Rig {
   ///   - faults: line faults of the served board (`--drop`, `--corrupt`), none by default.
   init(
     _ configuration: SimulatorConfiguration, bitRate: Double = 1_000_000,
-    faults: SimulatorServer.Faults = SimulatorServer.Faults()
+    faults: SimulatorServer.Faults = SimulatorServer.Faults(), engine settings: HapticEngine.Configuration = .init()
   ) throws {
     self.configuration = configuration
     self.bitRate = bitRate
@@ -128,7 +128,7 @@ final class PtyRig: Rig {
     self.stamps = stamps
     let link = try ThreadLabels.label("BoardConnection") { try SerialBoardLink(transport: stamps, baud: Int(bitRate)) }
     self.link = link
-    let engine = try HapticEngine(link: link)
+    let engine = try HapticEngine(link: link, configuration: settings)
     self.engine = engine
     try ThreadLabels.label("HapticEngine") { try engine.start() }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import HapticEngine
 import HapticRenderer
 import HapticSimulator
 
@@ -9,14 +10,16 @@ import HapticSimulator
 // Sections (default: all, in this order): latency, latency-pty, onset, onset-pty, cpu, cpu-pty,
 // cold. Options: --samples N (latency calls, 200), --onset-samples N (in process, 1000),
 // --pty-onset-samples N (150), --cpu-seconds S (10), --bit-rate B (1000000), --drop P and
-// --corrupt Q (line faults of latency-pty, 0), --hapticctl PATH
+// --corrupt Q (line faults of latency-pty, 0), --guard-ms G (latency-pty's engine guard; the
+// default's otherwise), --hapticctl PATH
 // (default <checkout>/.build/release/hapticctl), --runs N (cold-start runs, 20),
 // --strace-runs N (10; 0 skips the strace breakdown).
 
 let usage = """
   usage: EngineMeasurements [latency|latency-pty|onset|onset-pty|cpu|cpu-pty|cold …]
          [--samples N] [--onset-samples N] [--pty-onset-samples N] [--cpu-seconds S]
-         [--bit-rate B] [--drop P] [--corrupt Q] [--hapticctl PATH] [--runs N] [--strace-runs N]
+         [--bit-rate B] [--drop P] [--corrupt Q] [--guard-ms G] [--hapticctl PATH] [--runs N]
+         [--strace-runs N]
   """
 let allSections = ["latency", "latency-pty", "onset", "onset-pty", "cpu", "cpu-pty", "cold"]
 var sections: [String] = []
@@ -50,6 +53,8 @@ let runs = Int(option("runs", 20))
 var lineFaults = SimulatorServer.Faults()
 lineFaults.dropRate = option("drop", 0)
 lineFaults.corruptRate = option("corrupt", 0)
+/// The engine's guard for latency-pty (`HapticEngine.Configuration.guardTime`), 0: the default.
+let guardMilliseconds = option("guard-ms", 0)
 let straceRuns = Int(option("strace-runs", 10))
 // #filePath is <checkout>/Scripts/benchmarks/Sources/EngineMeasurements/main.swift.
 var checkout = URL(fileURLWithPath: #filePath)
@@ -69,11 +74,14 @@ do {
       rig.close()
     case "latency-pty":
       say("[2] sendParameters → board drive latency over a pty paced at \(Int(bitRate)) bit/s (SimulatorServer + SerialBoardLink)"
-        + ", drop \(lineFaults.dropRate), corrupt \(lineFaults.corruptRate)")
+        + ", drop \(lineFaults.dropRate), corrupt \(lineFaults.corruptRate)"
+        + (guardMilliseconds > 0 ? ", guard \(fmt(guardMilliseconds, 1)) ms" : ""))
       try PtyBaseline.run()
       var configuration = SimulatorConfiguration(profile: .simLRA)
       configuration.clockOffset = 2.5
-      let rig = try PtyRig(configuration, bitRate: bitRate, faults: lineFaults)
+      var engine = HapticEngine.Configuration()
+      if guardMilliseconds > 0 { engine.guardTime = guardMilliseconds / 1000 }
+      let rig = try PtyRig(configuration, bitRate: bitRate, faults: lineFaults, engine: engine)
       try LatencyMeasurement.run(rig, label: "pty", samples: samples)
       rig.close()
     case "onset":
