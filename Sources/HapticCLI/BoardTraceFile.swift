@@ -126,7 +126,7 @@ struct TraceOptions: ParsableArguments {
       valueName: "FILE.csv"))
   var trace: String?
 
-  @Option(help: "Trace rows per second per channel (default: every physics step); each row keeps its window's peak.")
+  @Option(parsing: .unconditional, help: "Trace rows per second per channel (default: every physics step); each row keeps its window's peak.")
   var traceRate: Double?
 
   func validate() throws {

@@ -21,7 +21,7 @@ struct Calibrate: ParsableCommand {
 
   @OptionGroup var connection: PortOptions
 
-  @Option(help: "The channel to calibrate.")
+  @Option(parsing: .unconditional, help: "The channel to calibrate.")
   var channel = 0
 
 

@@ -15,6 +15,20 @@ public struct Hapticctl: ParsableCommand {
 
   /// Creates the command (argument-parser fills it in).
   public init() {}
+
+  /// Runs the command line. A first word that names no subcommand is a usage error (exit 64),
+  /// `--help` or not: argument-parser would print the root help for `hapticctl rig --help` and
+  /// exit 0, as if `rig` existed.
+  public static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let first = arguments.first, !first.hasPrefix("-") {
+      let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+      if !names.contains(first) && first != "help" {
+        exit(withError: ValidationError("unknown subcommand '\(first)' (the subcommands: \(names.joined(separator: ", ")))"))
+      }
+    }
+    main(arguments)
+  }
 }
 
 /// The version printed by `hapticctl --version`.

@@ -9,22 +9,27 @@ import HapticRenderer
 /// Loading a pattern file for commands that play or render it.
 enum PatternLoading {
   /// Reads `file` (AHAP, or a `.haptic` clip: ``AHAPReadingOptions/inputFormat``, else its
-  /// extension, else its content); warnings go to standard error as one summary line, errors
-  /// fail the command.
+  /// extension, else its content); each warning goes to standard error (the first
+  /// ``shownWarnings``, then how many more and where to see them all), errors fail the command.
   static func load(_ file: String, reading: AHAPReadingOptions) throws -> AHAPDocument {
     let reader = try reading.reader()
     do {
       let document = try reader.read(contentsOf: file)
-      if !document.warnings.isEmpty {
-        let count = document.warnings.count
-        printError(
-          "\(file): \(count) warning\(count == 1 ? "" : "s") (hapticctl validate \(file) lists them)")
+      for diagnostic in document.warnings.prefix(shownWarnings) {
+        printError("\(file):\(diagnostic.line == nil ? " " : "")\(diagnostic)")
+      }
+      if document.warnings.count > shownWarnings {
+        let more = document.warnings.count - shownWarnings
+        printError("\(file): \(more) more warning\(more == 1 ? "" : "s") (hapticctl validate \(file) lists them all)")
       }
       return document
     } catch {
       throw CLIError("cannot load \(file):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
     }
   }
+
+  /// How many of a file's warnings a command that plays or renders it prints.
+  static let shownWarnings = 5
 
   /// The profile of board `id` (built-in or from the user board folders), or a usage error
   /// naming the known ids.

@@ -7,7 +7,7 @@ struct PortOptions: ParsableArguments {
   @Option(help: "Serial port or pseudo-terminal of the board (e.g. /dev/ttyACM0).")
   var port: String?
 
-  @Option(help: "Baud rate (1200 is refused: it resets some boards).")
+  @Option(parsing: .unconditional, help: "Baud rate (1200 is refused: it resets some boards).")
   var baud: Int = 115_200
 
   /// The port, for a command that needs one (a usage error without it).

@@ -17,7 +17,7 @@ struct Probe: ParsableCommand {
 
   @OptionGroup var connection: PortOptions
 
-  @Option(help: "Seconds to wait for the board's answer.")
+  @Option(parsing: .unconditional, help: "Seconds to wait for the board's answer.")
   var timeout: Double = 2
 
   @Flag(help: "Print one JSON object.")

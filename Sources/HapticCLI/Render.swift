@@ -24,7 +24,7 @@ struct Render: ParsableCommand {
     case csv, json, svg, stats
   }
 
-  @Argument(help: "The AHAP file to render.", completion: .file(extensions: ["ahap", "json"]))
+  @Argument(help: "The pattern file to render (AHAP or .haptic).", completion: .file(extensions: ["ahap", "json", "haptic"]))
   var file: String
 
   @Option(name: .long, help: "Board profile id.")

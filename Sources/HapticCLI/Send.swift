@@ -39,13 +39,13 @@ struct Send: ParsableCommand {
   @Option(help: "Play a built-in preset instead of a file (hapticctl presets lists them).")
   var preset: String?
 
-  @Option(help: "Intensity 0…1 of an impact preset.")
+  @Option(parsing: .unconditional, help: "Intensity 0…1 of an impact preset.")
   var intensity: Double = 1
 
-  @Option(help: "Play effect N of the driver's ROM library instead (DRV2605 boards).")
+  @Option(parsing: .unconditional, help: "Play effect N of the driver's ROM library instead (DRV2605 boards).")
   var rom: Int?
 
-  @Option(help: "ROM library for --rom (1–7).")
+  @Option(parsing: .unconditional, help: "ROM library for --rom (1–7).")
   var library: Int = 1
 
   @OptionGroup var connection: PortOptions
@@ -59,22 +59,22 @@ struct Send: ParsableCommand {
   @Flag(help: "Loop until stopped (Ctrl-C, or `stop` with --live).")
   var loop = false
 
-  @Option(help: "Loop end in pattern seconds (0: the end of the last event).")
+  @Option(parsing: .unconditional, help: "Loop end in pattern seconds (0: the end of the last event).")
   var loopEnd: Double = 0
 
-  @Option(help: "Playback rate (> 0).")
+  @Option(parsing: .unconditional, help: "Playback rate (> 0).")
   var rate: Double = 1
 
-  @Option(help: "Start this many seconds into the pattern.")
+  @Option(parsing: .unconditional, help: "Start this many seconds into the pattern.")
   var seek: Double = 0
 
-  @Option(help: "Start this many seconds from now.")
+  @Option(parsing: .unconditional, help: "Start this many seconds from now.")
   var at: Double = 0
 
-  @Option(help: "Least lookahead in milliseconds (how far ahead of the board clock drive is queued).")
+  @Option(parsing: .unconditional, help: "Least lookahead in milliseconds (how far ahead of the board clock drive is queued).")
   var lookaheadMs: Double = 30
 
-  @Option(help: "Most lookahead in milliseconds: it grows while the link recovers from loss (= --lookahead-ms: fixed).")
+  @Option(parsing: .unconditional, help: "Most lookahead in milliseconds: it grows while the link recovers from loss (= --lookahead-ms: fixed).")
   var maxLookaheadMs: Double = 400
 
   @Option(help: "Write the pattern's audio to this WAV file (and FILE.onsets.csv) instead of playing it.")

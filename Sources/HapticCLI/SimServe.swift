@@ -24,7 +24,9 @@ struct SimServe: ParsableCommand {
       Ctrl-C or SIGTERM ends it (the --link symlink is removed).
       """)
 
-  @Option(help: "Board profile: sim-lra, sim-erm or uno-drv2605l.")
+  @Option(
+    help: ArgumentHelp(
+      "The board to simulate: any board id (built in: \(BoardProfile.builtIn.map(\.id).joined(separator: ", ")); hapticctl boards list shows user boards too)."))
   var board = "sim-lra"
 
   @Option(help: "Also make this symbolic link point at the pseudo-terminal.")
@@ -33,34 +35,34 @@ struct SimServe: ParsableCommand {
   @Flag(help: "Report no actuator (haptics unsupported).")
   var noActuator = false
 
-  @Option(help: "Board clock error in parts per million.")
+  @Option(parsing: .unconditional, help: "Board clock error in parts per million.")
   var driftPPM = 0.0
 
-  @Option(help: "Board clock reading at start, seconds.")
+  @Option(parsing: .unconditional, help: "Board clock reading at start, seconds.")
   var clockOffset = 0.0
 
-  @Option(help: "Probability that a byte is lost, each direction (0…1).")
+  @Option(parsing: .unconditional, help: "Probability that a byte is lost, each direction (0…1).")
   var drop = 0.0
 
-  @Option(help: "Probability that a byte is corrupted, each direction (0…1).")
+  @Option(parsing: .unconditional, help: "Probability that a byte is corrupted, each direction (0…1).")
   var corrupt = 0.0
 
-  @Option(help: "Extra delay of the board's replies, milliseconds.")
+  @Option(parsing: .unconditional, help: "Extra delay of the board's replies, milliseconds.")
   var delayMs = 0.0
 
-  @Option(help: "Watchdog timeout at boot, milliseconds (10–5000).")
+  @Option(parsing: .unconditional, help: "Watchdog timeout at boot, milliseconds (10–5000).")
   var watchdogMs = 100
 
   @Option(help: "The LRAs' real resonance, Hz, off their board file's f0 (what calibrate measures).")
   var actualF0: Double?
 
-  @Option(help: "Simulate an unplugged cable this many seconds after start.")
+  @Option(parsing: .unconditional, help: "Simulate an unplugged cable this many seconds after start.")
   var disconnectAt: Double?
 
-  @Option(help: "Simulate a board reset (brown-out) this many seconds after start.")
+  @Option(parsing: .unconditional, help: "Simulate a board reset (brown-out) this many seconds after start.")
   var resetAt: Double?
 
-  @Option(help: "Simulate a board reset every this many seconds (after --reset-at, or from the start).")
+  @Option(parsing: .unconditional, help: "Simulate a board reset every this many seconds (after --reset-at, or from the start).")
   var resetEvery: Double?
 
   @Option(help: "Seed of the fault generator.")

@@ -31,7 +31,7 @@ struct Simulate: ParsableCommand {
     case summary, csv, wav, svg
   }
 
-  @Argument(help: "The AHAP file to simulate.", completion: .file(extensions: ["ahap", "json"]))
+  @Argument(help: "The pattern file to simulate (AHAP or .haptic).", completion: .file(extensions: ["ahap", "json", "haptic"]))
   var file: String
 
   @Option(help: "Board profile id.")
@@ -46,7 +46,7 @@ struct Simulate: ParsableCommand {
   @Option(help: "Also write the pattern's audio events to this WAV file.")
   var audio: String?
 
-  @Option(help: "Physics steps per second (at least 16 × the highest drive frequency).")
+  @Option(parsing: .unconditional, help: "Physics steps per second (at least 16 × the highest drive frequency).")
   var physicsRate: Double = 16_000
 
   @OptionGroup var reading: AHAPReadingOptions

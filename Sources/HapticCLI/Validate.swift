@@ -53,7 +53,7 @@ struct AHAPReadingOptions: ParsableArguments {
       "Read pattern files as ahap or haptic (default: by extension — .haptic and .vij are clips, .ahap is AHAP — else by content)."))
   var inputFormat: InputFormat?
 
-  @Option(help: "Refuse AHAP files larger than this many MiB.")
+  @Option(parsing: .unconditional, help: "Refuse AHAP files larger than this many MiB.")
   var maxFileSize: Double = 64
 
   func readOptions() throws -> AHAPReadOptions {

@@ -1,0 +1,63 @@
+import Foundation
+import HapticTestSupport
+import Testing
+
+/// Small things a new user met on the command line (issue 32 point 8): each test failed before
+/// its fix.
+@Suite struct CommandLineDetailsTests {
+  @Test("A negative value is a value: --rate -1 is refused for what it is, not as a missing value")
+  func negativeValueIsRead() throws {
+    let run = try CLIRunner.run(["send", CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap").path, "--sim", "--rate", "-1"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("--rate must be above 0"), "\(run.stderr)")
+    #expect(!run.stderr.contains("Missing value"))
+  }
+
+  @Test("sim serve --drift-ppm -150 serves a board (it used to exit at once)")
+  func negativeDriftServes() throws {
+    let server = try BackgroundCLI(["sim", "serve", "--drift-ppm", "-150"])
+    defer { _ = server.terminate() }
+    #expect(server.firstLine.hasPrefix("/dev/pts/"), "\(server.firstLine)")
+    let probe = try CLIRunner.run(["probe", "--port", server.firstLine, "--json"])
+    #expect(probe.status == 0, "\(probe.stderr)")
+  }
+
+  @Test("An unknown subcommand with --help is a usage error naming it, not the root help and 0")
+  func unknownSubcommandWithHelp() throws {
+    let run = try CLIRunner.run(["rig", "--help"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("unknown subcommand 'rig'"), "\(run.stderr)")
+    #expect(!run.stdout.contains("OVERVIEW"))
+    let help = try CLIRunner.run(["help", "send"])
+    #expect(help.status == 0 && help.stdout.contains("OVERVIEW"), "help SUBCOMMAND still works")
+  }
+
+  @Test("sim serve --help names every built-in board; render and simulate take .haptic too")
+  func helpTexts() throws {
+    let serve = try CLIRunner.run(["sim", "serve", "--help"])
+    let text = serve.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    for board in ["sim-lra", "sim-erm", "uno-drv2605l", "uno-hbridge"] {
+      #expect(text.contains(board), "sim serve --help lists \(board)")
+    }
+    for command in ["render", "simulate"] {
+      let help = try CLIRunner.run([command, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(help.contains("AHAP or .haptic"), "\(command) --help")
+    }
+  }
+
+  @Test("render prints a file's warnings themselves, not only how many there are")
+  func renderShowsWarnings() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warn-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("warn.ahap").path
+    try Data(
+      #"{"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.5}]}}],"Extra":1}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: file))
+    let run = try CLIRunner.run(["render", file, "--board", "sim-lra", "--format", "stats"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("unknown key \"Extra\""), "\(run.stderr)")
+    #expect(run.stderr.contains("clamped"), "\(run.stderr)")
+  }
+}
