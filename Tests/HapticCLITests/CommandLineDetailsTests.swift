@@ -60,4 +60,15 @@ import Testing
     #expect(run.stderr.contains("unknown key \"Extra\""), "\(run.stderr)")
     #expect(run.stderr.contains("clamped"), "\(run.stderr)")
   }
+
+  @Test("emulate starts without simavr's 'unsupported check type 03' (the bootloader's hex has no start record)")
+  func emulatorStartsQuietly() throws {
+    try EmulatedBoardTests.requireBuilt()
+    let emulator = try BackgroundCLI(["emulate"])
+    #expect(emulator.firstLine.hasPrefix("/dev/pts/"), "\(emulator.firstLine)")
+    usleep(300_000)
+    let ended = emulator.terminate()
+    #expect(!ended.stderr.contains("read_ihex_chunks") && !ended.stderr.contains("unsupported check type"), "\(ended.stderr)")
+    #expect(ended.stderr.contains("emulated uno-drv2605l board on /dev/pts/"), "\(ended.stderr)")
+  }
 }
