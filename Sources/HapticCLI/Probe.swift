@@ -12,7 +12,8 @@ struct Probe: ParsableCommand {
       board clock's offset and drift. Exit status 0 when the board supports haptics, 1 when it \
       does not (the reason is printed) or the port fails. With --json: one object with \
       supportsHaptics, reason, port, board, firmware, protocolVersion, channels, features, \
-      answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm.
+      answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm, \
+      drift_uncertainty_ppm (twice the standard error of the 1 s estimate).
       """)
 
   @OptionGroup var connection: PortOptions
@@ -118,6 +119,7 @@ enum ProbeReport {
     members.append(("round_trip_ms", optional(result.roundTrip) { .fixed($0 * 1000, digits: 3) }))
     members.append(("clock_offset_s", optional(result.clockOffset) { .fixed($0, digits: 6) }))
     members.append(("drift_ppm", optional(result.driftPPM) { .fixed($0, digits: 1) }))
+    members.append(("drift_uncertainty_ppm", optional(result.driftUncertaintyPPM) { .fixed($0, digits: 1) }))
     members.append(("retransmissions", .int(result.retransmissions)))
     return .object(members)
   }
@@ -145,7 +147,10 @@ enum ProbeReport {
     }
     if let rtt = result.roundTrip, let offset = result.clockOffset, let drift = result.driftPPM {
       lines.append(
-        "  round trip \(Decimal6.string(rtt * 1000, digits: 3)) ms, clock offset \(Decimal6.string(offset, digits: 6)) s, drift \(Decimal6.string(drift, digits: 1)) ppm")
+        "  round trip \(Decimal6.string(rtt * 1000, digits: 3)) ms, clock offset \(Decimal6.string(offset, digits: 6)) s, drift "
+          + Decimal6.string(drift, digits: 1)
+          + (result.driftUncertaintyPPM.map { " ± " + Decimal6.string($0, digits: 0) + " ppm (a 1 s probe; the engine keeps measuring)" }
+            ?? " ppm (too few samples to tell)"))
     }
     lines.append(result.supportsHaptics ? "  haptics: supported" : "  haptics: NOT supported: \(result.reason ?? "unknown")")
     return lines.joined(separator: "\n")

@@ -21,6 +21,8 @@ public struct ProbeResult: Sendable {
   public var clockOffset: Double?
   /// Board clock drift against the host, in parts per million.
   public var driftPPM: Double?
+  /// How uncertain ``driftPPM`` is (``HapticWire/ClockSync/driftUncertaintyPPM``), ppm.
+  public var driftUncertaintyPPM: Double?
   /// Frames the probe sent again: to a board that did not answer yet (one still booting after
   /// an auto-reset) and on the link once it did.
   public var retransmissions: Int
@@ -132,6 +134,7 @@ public struct Prober: Sendable {
       result.roundTrip = sync.minimumRoundTrip
       result.clockOffset = sync.offset(atHost: now())
       result.driftPPM = sync.driftPPM
+      result.driftUncertaintyPPM = sync.driftUncertaintyPPM
     }
     if capabilities.protocolVersion != WireFrame.protocolVersion {
       result.reason = "unsupported protocol version \(capabilities.protocolVersion) (hapticctl speaks \(WireFrame.protocolVersion))"

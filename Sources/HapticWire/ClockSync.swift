@@ -19,6 +19,7 @@ public struct ClockSync: Sendable {
   private var samples: [Sample] = []
   private var reference: Double?
   private var slope = 1.0
+  private var slopeError: Double?
   private var intercept = 0.0
   private var lastTicks: UInt64 = 0
 
@@ -33,6 +34,12 @@ public struct ClockSync: Sendable {
 
   /// Board seconds per host second, minus one, in parts per million.
   public var driftPPM: Double { (slope - 1) * 1e6 }
+
+  /// How far off ``driftPPM`` may be: twice the standard error of the fitted slope (about 95 %
+  /// of estimates from samples this noisy fall within it), in parts per million; nil until the
+  /// samples span the half second drift needs. A probe's second of samples over a jittery line
+  /// can be thousands of ppm uncertain; the connection's minutes of samples far less.
+  public var driftUncertaintyPPM: Double? { slopeError.map { 2 * $0 * 1e6 } }
 
   /// The fastest round trip in the window, in seconds.
   public var minimumRoundTrip: Double? { samples.map(\.roundTrip).min() }
@@ -90,9 +97,21 @@ public struct ClockSync: Sendable {
     }
     // Drift is only trusted over a span of at least 0.5 s; before that assume none.
     let span = (chosen.map(\.hostMid).max() ?? 0) - (chosen.map(\.hostMid).min() ?? 0)
-    slope = chosen.count >= 3 && span >= 0.5 && sxx > 0 ? sxy / sxx : 1
+    let fitted = chosen.count >= 3 && span >= 0.5 && sxx > 0
+    slope = fitted ? sxy / sxx : 1
     slope = min(max(slope, 1 - 0.01), 1 + 0.01)  // a crystal is never 1 % off
     intercept = meanY - slope * meanX
+    // The slope's standard error from the residuals (n − 2 degrees of freedom).
+    if fitted && chosen.count >= 4 {
+      var residuals = 0.0
+      for sample in chosen {
+        let r = sample.boardSeconds - (intercept + slope * (sample.hostMid - reference))
+        residuals += r * r
+      }
+      slopeError = (residuals / (n - 2) / sxx).squareRoot()
+    } else {
+      slopeError = nil
+    }
   }
 
   /// The board time in seconds at host time `t`.

@@ -20,6 +20,12 @@ import Testing
     #expect(server.firstLine.hasPrefix("/dev/pts/"), "\(server.firstLine)")
     let probe = try CLIRunner.run(["probe", "--port", server.firstLine, "--json"])
     #expect(probe.status == 0, "\(probe.stderr)")
+    // A probe's drift says how uncertain it is (issue 32 point 8).
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
+    let uncertainty = try #require(object["drift_uncertainty_ppm"] as? Double, "\(probe.stdout)")
+    #expect(uncertainty > 0 && uncertainty < 5_000, "±\(uncertainty) ppm")
+    let text = try CLIRunner.run(["probe", "--port", server.firstLine])
+    #expect(text.stdout.contains(" ± ") && text.stdout.contains("ppm"), "\(text.stdout)")
   }
 
   @Test("An unknown subcommand with --help is a usage error naming it, not the root help and 0")
