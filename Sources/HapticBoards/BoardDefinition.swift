@@ -31,6 +31,8 @@ public struct BoardDefinition: Sendable, Hashable {
       let (line, column) = SourceLines(bytes).location(of: error.offset)
       throw BoardFileError(file: path, problems: [.init("", "not valid JSON at line \(line), column \(column): \(error.message)")])
     }
+    // snake_case keys as their camelCase spelling (BoardFileSpelling).
+    let (data, spellingProblems) = BoardFileSpelling.camelCased(data)
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true
     let shape: JSONShape
@@ -42,7 +44,7 @@ public struct BoardDefinition: Sendable, Hashable {
     guard case .object(let root) = shape else {
       throw BoardFileError(file: path, problems: [.init("", "a board file is one JSON object")])
     }
-    var problems = unknownKeys(in: root, section: "", path: "")
+    var problems = spellingProblems + unknownKeys(in: root, section: "", path: "")
     let file: BoardFile
     do {
       file = try decoder.decode(BoardFile.self, from: data)

@@ -11,7 +11,7 @@ struct Probe: ParsableCommand {
       Sends identify, waits for the capabilities, then measures the round-trip time and the \
       board clock's offset and drift. Exit status 0 when the board supports haptics, 1 when it \
       does not (the reason is printed) or the port fails. With --json: one object with \
-      supportsHaptics, reason, port, board, firmware, protocolVersion, channels, features, \
+      supports_haptics, reason, port, board, firmware, protocol_version, channels, features, \
       answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm, \
       drift_uncertainty_ppm (twice the standard error of the 1 s estimate).
       """)
@@ -82,7 +82,8 @@ enum ProbeReport {
     let range: JSONText = optional(channel.frequencyRange) { .array([.int($0.lowerBound), .int($0.upperBound)]) }
     return .object([
       ("kind", .string(kindName(channel.kind))),
-      ("f0_hz", .fixed(channel.resonantFrequency, digits: 1)),
+      // An ERM has no resonance: its f0 on the wire means nothing (issue 32 point 7).
+      ("f0_hz", channel.kind == .lra ? .fixed(channel.resonantFrequency, digits: 1) : .null),
       ("q", q),
       ("frequency_range_hz", range),
       ("amplitude_bits", .int(channel.amplitudeBits)),
@@ -99,17 +100,17 @@ enum ProbeReport {
   static func json(_ result: ProbeResult) -> JSONText {
     let capabilities = result.capabilities
     var members: [(String, JSONText)] = [
-      ("supportsHaptics", .bool(result.supportsHaptics)),
+      ("supports_haptics", .bool(result.supportsHaptics)),
       ("reason", optional(result.reason) { .string($0) }),
       ("port", .string(result.port)),
     ]
     members.append(("board", optional(capabilities) { .string($0.boardID) }))
     members.append(("firmware", optional(capabilities) { .string($0.firmwareName + " " + $0.firmwareVersion) }))
-    members.append(("protocolVersion", optional(result.protocolVersion) { .int(Int($0)) }))
-    members.append(("bootCount", optional(capabilities) { .int(Int($0.bootCount)) }))
-    members.append(("clockFrequency", optional(capabilities) { .int(Int($0.clockFrequency)) }))
-    members.append(("framePeriod_us", optional(capabilities) { .int(Int($0.framePeriodMicroseconds)) }))
-    members.append(("queueDepth", optional(capabilities) { .int(Int($0.queueDepth)) }))
+    members.append(("protocol_version", optional(result.protocolVersion) { .int(Int($0)) }))
+    members.append(("boot_count", optional(capabilities) { .int(Int($0.bootCount)) }))
+    members.append(("clock_frequency_hz", optional(capabilities) { .int(Int($0.clockFrequency)) }))
+    members.append(("frame_period_us", optional(capabilities) { .int(Int($0.framePeriodMicroseconds)) }))
+    members.append(("queue_depth", optional(capabilities) { .int(Int($0.queueDepth)) }))
     members.append(("watchdog_ms", optional(capabilities) { .int(Int($0.watchdogMilliseconds)) }))
     let features: [String] = capabilities.map { featureNames($0.features) } ?? []
     members.append(("features", .array(features.map { JSONText.string($0) })))
@@ -138,10 +139,10 @@ enum ProbeReport {
     for (index, channel) in capabilities.channels.enumerated() {
       var text = "  channel \(index): \(kindName(channel.kind))"
       if channel.kind != .none {
-        text += " f0 \(Decimal6.string(channel.resonantFrequency, digits: 1)) Hz"
-        if let q = channel.qualityFactor { text += ", Q \(Decimal6.string(q, digits: 1))" }
-        if let range = channel.frequencyRange { text += ", drive \(range.lowerBound)–\(range.upperBound) Hz" }
-        text += ", \(channel.amplitudeBits)-bit, calibration: \(calibrationName(channel.calibration))"
+        if channel.kind == .lra { text += " f0 \(Decimal6.string(channel.resonantFrequency, digits: 1)) Hz," }
+        if let q = channel.qualityFactor { text += " Q \(Decimal6.string(q, digits: 1)),"}
+        if let range = channel.frequencyRange { text += " drive \(range.lowerBound)–\(range.upperBound) Hz," }
+        text += " \(channel.amplitudeBits)-bit, calibration: \(calibrationName(channel.calibration))"
       }
       lines.append(text)
     }

@@ -117,4 +117,10 @@ private struct JSONDiagnostic: Encodable {
     line = diagnostic.line
     column = diagnostic.column
   }
+
+  /// Keys in snake_case, as every JSON the project writes (issue 32 point 7).
+  private enum CodingKeys: String, CodingKey {
+    case code, severity, path, message, line, column
+    case appleCode = "apple_code"
+  }
 }

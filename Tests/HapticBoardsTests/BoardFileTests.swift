@@ -32,6 +32,27 @@ import Testing
     #expect(problems(good.replacingOccurrences(of: "\"bits\": 8", with: "\"bits\": null")).first?.hasPrefix("levels.bits: expected") == true)
   }
 
+  /// One spelling across the project's JSON (issue 32 point 7): a board file may write its keys
+  /// in snake_case, as `probe --json` and the reports do (`f0_hz`), or camelCase (`f0Hz`).
+  @Test func snakeCaseKeysLoadAsTheirCamelCase() throws {
+    let drv = BuiltInBoards.files.first { $0.name == "uno-hbridge.json" }!.json
+    var snake = drv
+    for (camel, underscored) in [
+      ("f0Hz", "f0_hz"), ("framePeriodMs", "frame_period_ms"), ("ratedVoltage", "rated_voltage"),
+      ("ratedAccelerationG", "rated_acceleration_g"), ("frequencyControlHz", "frequency_control_hz"),
+      ("firmwareImage", "firmware_image"), ("overdriveVoltage", "overdrive_voltage"),
+    ] {
+      snake = snake.replacingOccurrences(of: "\"\(camel)\"", with: "\"\(underscored)\"")
+    }
+    #expect(snake != drv && snake.contains("\"f0_hz\""))
+    let camelProfile = try BoardDefinition.parse(Data(drv.utf8), path: "camel.json").profile
+    let snakeProfile = try BoardDefinition.parse(Data(snake.utf8), path: "snake.json").profile
+    #expect(snakeProfile == camelProfile)
+    // Both spellings of one key: which would win is not obvious.
+    let both = good.replacingOccurrences(of: "\"f0Hz\": 200", with: "\"f0Hz\": 200, \"f0_hz\": 180")
+    #expect(problems(both) == ["channels[0].f0_hz: f0Hz is given too (one spelling per key: f0Hz or f0_hz)"], "\(problems(both))")
+  }
+
   @Test func unknownFieldsAreTypos() {
     let typo = good.replacingOccurrences(of: "\"riseMs\": 50", with: "\"riseMS\": 50, \"riseMs\": 50")
     #expect(problems(typo).first?.hasPrefix("channels[0].riseMS: unknown field") == true)

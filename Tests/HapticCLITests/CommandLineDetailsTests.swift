@@ -77,4 +77,30 @@ import Testing
     #expect(!ended.stderr.contains("read_ihex_chunks") && !ended.stderr.contains("unsupported check type"), "\(ended.stderr)")
     #expect(ended.stderr.contains("emulated uno-drv2605l board on /dev/pts/"), "\(ended.stderr)")
   }
+
+  /// Every key of a JSON value, nested ones included.
+  static func keys(_ value: Any) -> [String] {
+    if let object = value as? [String: Any] { return object.keys + object.values.flatMap { keys($0) } }
+    if let array = value as? [Any] { return array.flatMap { keys($0) } }
+    return []
+  }
+
+  @Test("One spelling (snake_case) in what probe and validate write; an ERM reports no f0 (issue 32 point 7)")
+  func oneSpelling() throws {
+    let server = try BackgroundCLI(["sim", "serve", "--board", "sim-erm"])
+    defer { _ = server.terminate() }
+    let probe = try CLIRunner.run(["probe", "--port", server.firstLine, "--json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
+    let notSnake = Self.keys(object).filter { $0.range(of: "^[a-z0-9_]+$", options: .regularExpression) == nil }
+    #expect(notSnake.isEmpty, "probe --json keys not in snake_case: \(notSnake)")
+    let channel = try #require((object["channels"] as? [[String: Any]])?.first)
+    #expect(channel["kind"] as? String == "ERM")
+    #expect(channel["f0_hz"] is NSNull, "an ERM has no f0: \(channel)")
+    let text = try CLIRunner.run(["probe", "--port", server.firstLine]).stdout
+    let line = try #require(text.split(separator: "\n").first { $0.contains("channel 0:") })
+    #expect(!line.contains("f0"), "\(line)")
+    let validate = try CLIRunner.run(["validate", "--json", CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap").path])
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(validate.stdout.utf8)) as? [String: Any])
+    #expect(Self.keys(report).allSatisfy { $0.range(of: "^[a-z0-9_]+$", options: .regularExpression) != nil }, "\(report)")
+  }
 }

@@ -42,7 +42,7 @@ struct FlashEndToEndTests {
 
     // Blank: the bootloader alone runs nothing, so nothing answers.
     let before = try CLIRunner.run(["probe", "--port", emulator.ptyPath, "--json"])
-    #expect(before.status == 1 && before.stdout.contains("\"supportsHaptics\":false"), "\(before.stdout)")
+    #expect(before.status == 1 && before.stdout.contains("\"supports_haptics\":false"), "\(before.stdout)")
 
     let (flash, flashSeconds) = try Self.seconds {
       try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", emulator.ptyPath])

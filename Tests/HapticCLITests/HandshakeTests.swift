@@ -28,7 +28,7 @@ import Testing
     var answers: [Double] = []
     for _ in 0..<10 {
       let report = try Self.probe(server.firstLine)
-      #expect(report["supportsHaptics"] as? Bool == true, "\(report)")
+      #expect(report["supports_haptics"] as? Bool == true, "\(report)")
       answers.append(report["answer_ms"] as? Double ?? .infinity)
     }
     print("answers over the lossy line (ms): \(answers)")

@@ -33,10 +33,10 @@ struct ProbeCommandTests {
     let result = try CLIRunner.run(["probe", "--port", pty.path, "--json"])
     #expect(result.status == 0)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(object["supportsHaptics"] as? Bool == true)
+    #expect(object["supports_haptics"] as? Bool == true)
     #expect(object["reason"] is NSNull)
     #expect(object["board"] as? String == "sim-lra")
-    #expect(object["protocolVersion"] as? Int == 1)
+    #expect(object["protocol_version"] as? Int == 1)
     #expect(object["firmware"] as? String == "scripted-board 0.1.0")
     #expect((object["channels"] as? [[String: Any]])?.first?["kind"] as? String == "LRA")
     #expect(object["round_trip_ms"] is Double || object["round_trip_ms"] is Int)
@@ -53,7 +53,7 @@ struct ProbeCommandTests {
     let result = try CLIRunner.run(["probe", "--port", pty.path, "--json"])
     #expect(result.status == 1)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(object["supportsHaptics"] as? Bool == false)
+    #expect(object["supports_haptics"] as? Bool == false)
     #expect((object["reason"] as? String)?.hasPrefix("no actuator reported") == true)
   }
 

@@ -14,7 +14,7 @@ struct SimulatorCommandTests {
     let probe = try CLIRunner.run(["probe", "--port", link, "--json"])
     #expect(probe.status == 0, "\(probe.stdout)\(probe.stderr)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
-    #expect(object["supportsHaptics"] as? Bool == true)
+    #expect(object["supports_haptics"] as? Bool == true)
     #expect(object["board"] as? String == "sim-lra")
     #expect(object["firmware"] as? String == "hapticctl-sim 1.0.0")
     let drift = try #require(object["drift_ppm"] as? Double)

@@ -51,7 +51,7 @@ struct ValidateCommandTests {
     #expect(second["events"] is NSNull)
     let errors = try #require(second["errors"] as? [[String: Any]])
     #expect(errors.first?["code"] as? String == "invalidEventType")
-    #expect(errors.first?["appleCode"] as? Int == -4821)
+    #expect(errors.first?["apple_code"] as? Int == -4821)
     #expect(errors.first?["path"] as? String == "Pattern[1].Event.EventType")
   }
 
