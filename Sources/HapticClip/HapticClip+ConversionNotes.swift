@@ -45,20 +45,29 @@ extension HapticClip {
     return notes
   }
 
-  /// The clip's metadata from the pattern's (`Project`, `Description`, `Created` → author, the
-  /// inverse of ``LofeltAHAPWriter``); other keys are noted as dropped.
+  /// The clip's metadata from the pattern's: `Project`, `Description`, and the keys
+  /// ``HapticClip/metadataEntries`` writes for the clip's other fields (`Author`, `Editor`,
+  /// `Source`, `Tags`), so a clip survives the trip through AHAP. Other keys are noted as
+  /// dropped, `Created` among them: Apple's files keep a date there, which is no author (it
+  /// used to become one); a `.haptic` file has no date field.
   static func metadata(_ pattern: HapticPattern, notes: inout [ClipConversion.Note]) -> Metadata {
     var metadata = Metadata()
-    metadata.editor = "hapticctl"
     var dropped: [String] = []
     for entry in pattern.metadata {
       switch entry.key {
       case "Project": metadata.project = entry.value
       case "Description": metadata.description = entry.value
-      case "Created": metadata.author = entry.value
+      case "Author": metadata.author = entry.value
+      case "Editor": metadata.editor = entry.value
+      case "Source": metadata.source = entry.value
+      case "Tags":
+        metadata.tags = entry.value.split(separator: ",").map { tag in
+          String(tag.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        }.filter { !$0.isEmpty }
       default: dropped.append(entry.key)
       }
     }
+    if metadata.editor.isEmpty { metadata.editor = "hapticctl" }
     if !dropped.isEmpty {
       notes.append(.init(.dropped, "metadata \(dropped.joined(separator: ", ")): a .haptic file has no field for it"))
     }

@@ -46,9 +46,19 @@ extension HapticClip {
       guard let emphasis = point.emphasis else { continue }
       events.append(Self.transient(at: point.time, emphasis))
     }
-    var pattern = HapticPattern(version: 1, events: events, curves: curves)
+    var pattern = HapticPattern(version: 1, metadata: metadataEntries, events: events, curves: curves)
     pattern.intensityControlScope = .continuousEvents
     return pattern
+  }
+
+  /// The clip's metadata as AHAP `Metadata` entries, the non-empty ones: `Project`,
+  /// `Description`, `Author`, `Editor`, `Source`, `Tags` (comma-separated). Read back by the
+  /// conversion to `.haptic`, so the trip through AHAP keeps them.
+  public var metadataEntries: [MetadataEntry] {
+    [
+      ("Project", metadata.project), ("Description", metadata.description), ("Author", metadata.author),
+      ("Editor", metadata.editor), ("Source", metadata.source), ("Tags", metadata.tags.joined(separator: ", ")),
+    ].filter { !$0.1.isEmpty }.map { MetadataEntry($0.0, $0.1) }
   }
 
   /// The stretches where the amplitude envelope is not silent: maximal runs of segments
