@@ -21,7 +21,7 @@ public struct AHAPDiagnostic: Sendable, Hashable, CustomStringConvertible {
   public var message: String
   /// 1-based line in the file, when known.
   public var line: Int?
-  /// 1-based column (in bytes) in the file, when known.
+  /// 1-based column (in characters; a byte-order mark is none) in the file, when known.
   public var column: Int?
 
   /// Creates a diagnostic.

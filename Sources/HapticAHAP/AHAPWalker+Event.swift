@@ -25,7 +25,7 @@ extension AHAPWalker {
           let known = HapticEventType.allCases.map(\.rawValue).joined(separator: ", ")
           error(
             .invalidEventType, "\(path()).EventType", at: typeValue.offset,
-            "unknown event type \"\(name)\" (expected one of \(known))")
+            "unknown event type \"\(name)\"\(Suggestion.hint(for: name, among: HapticEventType.allCases.map(\.rawValue))) (expected one of \(known))")
         }
       }
     } else {
@@ -134,7 +134,10 @@ extension AHAPWalker {
     }
     guard let raw = number(valueField, "\(path()).ParameterValue", code: .badParameterEntry) else { return nil }
     guard let id = EventParameterID(rawValue: name) else {
-      let hint = DynamicParameterID(rawValue: name) != nil ? " (it is a dynamic parameter: use a Parameter or ParameterCurve entry)" : ""
+      let hint =
+        DynamicParameterID(rawValue: name) != nil
+        ? " (it is a dynamic parameter: use a Parameter or ParameterCurve entry)"
+        : Suggestion.hint(for: name, among: EventParameterID.allCases.map(\.rawValue))
       error(.invalidParameterType, "\(path()).ParameterID", at: idValue.offset, "unknown event parameter \"\(name)\"\(hint)")
       return nil
     }

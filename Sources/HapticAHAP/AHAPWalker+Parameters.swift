@@ -136,7 +136,10 @@ extension AHAPWalker {
     }
     guard let name = string(value, "\(path()).ParameterID", code: .badParameterEntry) else { return nil }
     if let id = DynamicParameterID(rawValue: name) { return id }
-    let hint = EventParameterID(rawValue: name) != nil ? " (it is an event parameter; dynamic ones end in Control, e.g. HapticIntensityControl)" : ""
+    let hint =
+      EventParameterID(rawValue: name) != nil
+      ? " (it is an event parameter; dynamic ones end in Control, e.g. HapticIntensityControl)"
+      : Suggestion.hint(for: name, among: DynamicParameterID.allCases.map(\.rawValue))
     error(.invalidParameterType, "\(path()).ParameterID", at: value.offset, "unknown dynamic parameter \"\(name)\"\(hint)")
     return nil
   }

@@ -72,7 +72,7 @@ final class AHAPWalker {
         let member = object[index]
         warn(
           .unknownKey, Self.join(path(), member.key), at: member.keyOffset,
-          "unknown key \"\(member.key)\" in \(context); ignored")
+          "unknown key \"\(member.key)\" in \(context)\(Suggestion.hint(for: member.key, among: known.map(\.name))); ignored")
         continue
       }
       if (0..<index).contains(where: { object.ahapKey(at: $0) == key }) {

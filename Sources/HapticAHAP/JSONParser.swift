@@ -86,7 +86,7 @@ package struct JSONParser {
     skipWhitespace()
     if index < bytes.count {
       throw JSONSyntaxError(
-        offset: index, message: "unexpected \(describe(bytes[index])) after the end of the JSON value")
+        offset: index, message: "unexpected \(found(index)) after the end of the JSON value")
     }
     return value
   }
@@ -125,7 +125,7 @@ package struct JSONParser {
       throw JSONSyntaxError(
         offset: start, message: "NaN and Infinity are not numbers in JSON; use a finite number")
     default:
-      throw JSONSyntaxError(offset: start, message: "expected a JSON value, found \(describe(bytes[start]))")
+      throw JSONSyntaxError(offset: start, message: "expected a JSON value, found \(found(start))")
     }
   }
 
@@ -175,7 +175,7 @@ package struct JSONParser {
       case UInt8(ascii: "]"):
         continue
       default:
-        throw JSONSyntaxError(offset: index, message: "expected ',' or ']' in an array, found \(describe(bytes[index]))")
+        throw JSONSyntaxError(offset: index, message: "expected ',' or ']' in an array, found \(found(index))")
       }
     }
   }
@@ -199,7 +199,7 @@ package struct JSONParser {
         return node
       }
       guard bytes[index] == UInt8(ascii: "\"") else {
-        throw JSONSyntaxError(offset: index, message: "expected a quoted key or '}' in an object, found \(describe(bytes[index]))")
+        throw JSONSyntaxError(offset: index, message: "expected a quoted key or '}' in an object, found \(found(index))")
       }
       let keyOffset = index
       let key = try parseString()
@@ -224,7 +224,7 @@ package struct JSONParser {
       case UInt8(ascii: "}"):
         continue
       default:
-        throw JSONSyntaxError(offset: index, message: "expected ',' or '}' in an object, found \(describe(bytes[index]))")
+        throw JSONSyntaxError(offset: index, message: "expected ',' or '}' in an object, found \(found(index))")
       }
     }
   }
@@ -235,6 +235,16 @@ package struct JSONParser {
     nodes[node].count = pending.count - mark
     children.append(contentsOf: pending[mark...])
     pending.removeSubrange(mark...)
+  }
+
+  /// The byte at `index` for a message; a `//` or `/*` there is named as the comment it is:
+  /// JSON has none (a file written for a JSON5 reader fails with this hint, not a bare '/').
+  func found(_ index: Int) -> String {
+    let byte = bytes[index]
+    if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*") {
+      return "'\(Character(Unicode.Scalar(byte)))\(Character(Unicode.Scalar(bytes[index + 1])))', a comment (JSON has no comments: remove them)"
+    }
+    return describe(byte)
   }
 
   func describe(_ byte: UInt8) -> String {

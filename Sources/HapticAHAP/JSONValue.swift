@@ -191,18 +191,22 @@ package struct JSONObject: RandomAccessCollection, Sendable {
   }
 }
 
-/// Converts byte offsets into 1-based line and column numbers for messages.
+/// Converts byte offsets into 1-based line and column numbers for messages. Columns count
+/// characters as an editor shows them (Unicode scalars, not UTF-8 bytes), and a byte-order mark
+/// at the start of the file is not one (it used to put every column of the first line 3 off).
 package struct SourceLines: Sendable {
+  private let bytes: [UInt8]
   private let lineStarts: [Int]
 
   /// Indexes the line starts of `bytes`.
   package init(_ bytes: [UInt8]) {
-    var starts = [0]
+    self.bytes = bytes
+    var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
     for (index, byte) in bytes.enumerated() where byte == 0x0A { starts.append(index + 1) }
     lineStarts = starts
   }
 
-  /// The 1-based (line, column) of `offset`; the column counts bytes.
+  /// The 1-based (line, column) of `offset`.
   package func location(of offset: Int) -> (line: Int, column: Int) {
     var low = 0
     var high = lineStarts.count - 1
@@ -210,6 +214,10 @@ package struct SourceLines: Sendable {
       let mid = (low + high + 1) / 2
       if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
     }
-    return (low + 1, offset - lineStarts[low] + 1)
+    let start = lineStarts[low]
+    let end = min(max(offset, start), bytes.count)
+    // UTF-8 continuation bytes (10xxxxxx) do not start a character.
+    let characters = bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    return (low + 1, characters + 1 + max(offset - end, 0))
   }
 }

@@ -16,7 +16,7 @@ struct ValidationReport {
       let document = try reader.read(contentsOf: file)
       self.document = document
       errors = []
-      warnings = document.warnings
+      warnings = document.warnings + Self.audioFileWarnings(document.pattern, file: file)
     } catch {
       document = nil
       errors = error.errors
@@ -25,6 +25,25 @@ struct ValidationReport {
   }
 
   var ok: Bool { errors.isEmpty }
+
+  /// A warning for every `AudioCustom` event whose audio file cannot be found (or leaves the
+  /// pattern's folder): the file loads, but the event plays silence (`send` says so too, when
+  /// it plays).
+  static func audioFileWarnings(_ pattern: HapticPattern, file: String) -> [AHAPDiagnostic] {
+    var seen: Set<String> = []
+    var warnings: [AHAPDiagnostic] = []
+    for event in pattern.events where event.type == .audioCustom {
+      guard let path = event.waveformPath, seen.insert(path).inserted else { continue }
+      do {
+        _ = try WaveformPath.resolve(path, relativeTo: file)
+      } catch {
+        warnings.append(
+          AHAPDiagnostic(
+            .warning, error.code, path: "EventWaveformPath", message: "\(error.message); the AudioCustom event at \(event.time) s plays silence"))
+      }
+    }
+    return warnings
+  }
 
   /// `file: ok (...)` or `file: FAILED (...)`, then one indented line per finding.
   func text() -> String {

@@ -103,4 +103,18 @@ import Testing
     let report = try #require(try JSONSerialization.jsonObject(with: Data(validate.stdout.utf8)) as? [String: Any])
     #expect(Self.keys(report).allSatisfy { $0.range(of: "^[a-z0-9_]+$", options: .regularExpression) != nil }, "\(report)")
   }
+
+  @Test("validate warns about an AudioCustom file it cannot find (it used to say ok, and send played silence)")
+  func missingAudioFile() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audio-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("click.ahap").path
+    try Data(#"{"Pattern":[{"Event":{"Time":0.5,"EventType":"AudioCustom","EventWaveformPath":"missing.wav"}}]}"#.utf8)
+      .write(to: URL(fileURLWithPath: file))
+    let run = try CLIRunner.run(["validate", file])
+    #expect(run.status == 0, "it loads: \(run.stdout)")
+    #expect(run.stdout.contains("1 warning") && run.stdout.contains("\"missing.wav\" was not found"), "\(run.stdout)")
+    #expect(run.stdout.contains("plays silence"), "\(run.stdout)")
+  }
 }
