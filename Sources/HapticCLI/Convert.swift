@@ -60,6 +60,10 @@ struct Convert: ParsableCommand {
     case .pattern(let document): warnings = document.warnings
     case .clip(let document): warnings = document.warnings
     }
+    let strictErrors = reading.strictErrors(warnings)
+    guard strictErrors.isEmpty else {
+      throw CLIError("cannot load \(input) (--strict); nothing was written:\n" + strictErrors.map { "  \($0)" }.joined(separator: "\n"))
+    }
     for warning in warnings { printError("\(input): \(warning)") }
     let job = ConvertJob(loaded: loaded, target: target, style: style)
     let (bytes, notes) = try job.output(input: input)

@@ -13,19 +13,24 @@ enum PatternLoading {
   /// ``shownWarnings``, then how many more and where to see them all), errors fail the command.
   static func load(_ file: String, reading: AHAPReadingOptions) throws -> AHAPDocument {
     let reader = try reading.reader()
+    let document: AHAPDocument
     do {
-      let document = try reader.read(contentsOf: file)
-      for diagnostic in document.warnings.prefix(shownWarnings) {
-        printError("\(file):\(diagnostic.line == nil ? " " : "")\(diagnostic)")
-      }
-      if document.warnings.count > shownWarnings {
-        let more = document.warnings.count - shownWarnings
-        printError("\(file): \(more) more warning\(more == 1 ? "" : "s") (hapticctl validate \(file) lists them all)")
-      }
-      return document
+      document = try reader.read(contentsOf: file)
     } catch {
       throw CLIError("cannot load \(file):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
     }
+    let strictErrors = reading.strictErrors(document.warnings)
+    guard strictErrors.isEmpty else {
+      throw CLIError("cannot load \(file) (--strict):\n" + strictErrors.map { "  \($0)" }.joined(separator: "\n"))
+    }
+    for diagnostic in document.warnings.prefix(shownWarnings) {
+      printError("\(file):\(diagnostic.line == nil ? " " : "")\(diagnostic)")
+    }
+    if document.warnings.count > shownWarnings {
+      let more = document.warnings.count - shownWarnings
+      printError("\(file): \(more) more warning\(more == 1 ? "" : "s") (hapticctl validate \(file) lists them all)")
+    }
+    return document
   }
 
   /// How many of a file's warnings a command that plays or renders it prints.

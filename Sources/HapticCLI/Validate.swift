@@ -28,7 +28,7 @@ struct Validate: ParsableCommand {
     let reader = try reading.reader()
     var failed = 0
     for file in files {
-      let report = ValidationReport(file: file, reader: reader)
+      let report = ValidationReport(file: file, reader: reader, strict: reading.strict)
       if !report.ok { failed += 1 }
       if json {
         print(try report.jsonLine())
@@ -55,6 +55,26 @@ struct AHAPReadingOptions: ParsableArguments {
 
   @Option(parsing: .unconditional, help: "Refuse AHAP files larger than this many MiB.")
   var maxFileSize: Double = 64
+
+  @Flag(
+    help: ArgumentHelp(
+      "Refuse what Apple's and Meta's own tools refuse: every warning (a value clamped, a default applied, an unknown key, a clip Meta's validator rejects) fails the file."))
+  var strict = false
+
+  /// Under `--strict`, `warnings` as errors (a file with any fails); else none.
+  func strictErrors(_ warnings: [AHAPDiagnostic]) -> [AHAPDiagnostic] {
+    strict ? Self.asErrors(warnings) : []
+  }
+
+  /// `warnings` as the errors `--strict` makes of them.
+  static func asErrors(_ warnings: [AHAPDiagnostic]) -> [AHAPDiagnostic] {
+    warnings.map { warning in
+      var error = warning
+      error.severity = .error
+      error.message += " (an error with --strict)"
+      return error
+    }
+  }
 
   func readOptions() throws -> AHAPReadOptions {
     guard maxFileSize > 0, maxFileSize.isFinite, maxFileSize <= 4096 else {

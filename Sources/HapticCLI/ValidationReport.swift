@@ -10,13 +10,15 @@ struct ValidationReport {
   let errors: [AHAPDiagnostic]
   let warnings: [AHAPDiagnostic]
 
-  init(file: String, reader: PatternFileReader) {
+  init(file: String, reader: PatternFileReader, strict: Bool = false) {
     self.file = file
     do {
       let document = try reader.read(contentsOf: file)
-      self.document = document
-      errors = []
-      warnings = document.warnings + Self.audioFileWarnings(document.pattern, file: file)
+      let found = document.warnings + Self.audioFileWarnings(document.pattern, file: file)
+      // --strict: every warning fails the file (Apple's and Meta's tools refuse these).
+      self.document = strict && !found.isEmpty ? nil : document
+      errors = strict ? AHAPReadingOptions.asErrors(found) : []
+      warnings = strict ? [] : found
     } catch {
       document = nil
       errors = error.errors

@@ -27,9 +27,17 @@ struct ClipTrace {
   init(_ pattern: HapticPattern, sampler: PatternSampler, tolerance: Double) {
     self.init(sampler: sampler, tolerance: tolerance)
     let transients = pattern.events.filter { $0.type == .hapticTransient }.map(\.time)
-    for knot in Set(sampler.knots(in: pattern) + transients + [0]).sorted() { add(knot) }
     end = max(sampler.sounds.map(\.end).max() ?? 0, transients.max() ?? 0)
+    // Only transients, all at 0 (a lone tap): the clip would be one breakpoint, a moment Meta's
+    // validator refuses (and hapticctl warns about); it lasts the transient's felt length.
+    let lone = end <= 0 && !transients.isEmpty
+    if lone { end = Self.transientLength }
+    for knot in Set(sampler.knots(in: pattern) + transients + [0] + (lone ? [end] : [])).sorted() { add(knot) }
   }
+
+  /// How long a transient is felt, seconds: it rises in about 7 ms and stops in under 3
+  /// (docs/semantics.md §11.5).
+  static let transientLength = 0.010
 
   /// Adds knot `t` (knots come in increasing order) and the midpoints before it.
   mutating func add(_ t: Double) {

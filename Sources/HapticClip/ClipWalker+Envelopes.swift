@@ -31,10 +31,12 @@ extension ClipWalker {
     let base = "signals.continuous.envelopes"
     guard let members = members(value, base) else { return nil }
     var amplitude: [HapticClip.AmplitudeBreakpoint]?
+    var amplitudeOffset = 0
     var frequency: [Point] = []
     for member in members {
       switch member.key {
       case "amplitude":
+        amplitudeOffset = member.value.offset
         amplitude = points(member.value, "\(base).amplitude", valueKey: "amplitude").map { point in
           HapticClip.AmplitudeBreakpoint(time: point.time, amplitude: point.value, emphasis: point.emphasis)
         }
@@ -48,6 +50,14 @@ extension ClipWalker {
     }
     if amplitude.isEmpty && errors.isEmpty {
       error("\(base).amplitude", "empty: a clip needs at least one amplitude breakpoint", at: value)
+    }
+    // Meta's validator refuses these two; Apple-like leniency plays them (a moment; nothing).
+    if amplitude.count == 1, let only = amplitude.first {
+      warning(
+        "\(base).amplitude", "a single breakpoint (at \(only.time) s): the clip is a moment with no length (Meta's validator refuses it)",
+        at: amplitudeOffset)
+    } else if amplitude.count > 1, let last = amplitude.last, last.time <= 0 {
+      warning("\(base).amplitude", "every breakpoint is at 0 s: the clip lasts 0 s (Meta's validator refuses it)", at: amplitudeOffset)
     }
     // Meta's rule; Lofelt's own converter pairs break it by half a millisecond (2_points:
     // 2.0 s against 1.9995 s), so it is a warning: the clip ends with its amplitude envelope.

@@ -117,4 +117,22 @@ import Testing
     #expect(run.stdout.contains("1 warning") && run.stdout.contains("\"missing.wav\" was not found"), "\(run.stdout)")
     #expect(run.stdout.contains("plays silence"), "\(run.stdout)")
   }
+
+  @Test("--strict: every warning fails the file (exit 1) in validate and render; without it the file loads")
+  func strict() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let clip = folder.appendingPathComponent("one.haptic").path
+    try Data(#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5}]}}}}"#.utf8)
+      .write(to: URL(fileURLWithPath: clip))
+    let lenient = try CLIRunner.run(["validate", clip])
+    #expect(lenient.status == 0 && lenient.stdout.contains("1 warning"), "\(lenient.stdout)")
+    let strict = try CLIRunner.run(["validate", "--strict", clip])
+    #expect(strict.status == 1, "\(strict.stdout)")
+    #expect(strict.stdout.contains("FAILED") && strict.stdout.contains("(an error with --strict)"), "\(strict.stdout)")
+    let render = try CLIRunner.run(["render", clip, "--board", "sim-lra", "--format", "stats", "--strict"])
+    #expect(render.status == 1 && render.stderr.contains("--strict"), "\(render.stderr)")
+    #expect(render.stdout.isEmpty, "nothing rendered")
+  }
 }

@@ -88,4 +88,19 @@ struct ClipReaderTests {
       }
     }
   }
+
+  /// What Meta's validator refuses loads with a warning (issue 32 point 6): `--strict` makes
+  /// these errors.
+  @Test("A single amplitude breakpoint and a clip of 0 s load, with a warning each")
+  func metaRulesWarn() throws {
+    let single = try HapticClipReader().read(
+      string: #"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5}]}}}}"#)
+    #expect(single.warnings.contains { $0.message.contains("a single breakpoint") }, "\(single.warnings)")
+    let instant = try HapticClipReader().read(
+      string: #"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5},{"time":0,"amplitude":0.2}]}}}}"#)
+    #expect(instant.warnings.contains { $0.message.contains("the clip lasts 0 s") }, "\(instant.warnings)")
+    let fine = try HapticClipReader().read(
+      string: #"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5},{"time":1,"amplitude":0.2}]}}}}"#)
+    #expect(fine.warnings.isEmpty, "\(fine.warnings)")
+  }
 }
