@@ -28,9 +28,11 @@ struct ClipTrace {
     self.init(sampler: sampler, tolerance: tolerance)
     let transients = pattern.events.filter { $0.type == .hapticTransient }.map(\.time)
     end = max(sampler.sounds.map(\.end).max() ?? 0, transients.max() ?? 0)
-    // Only transients, all at 0 (a lone tap): the clip would be one breakpoint, a moment Meta's
-    // validator refuses (and hapticctl warns about); it lasts the transient's felt length.
-    let lone = end <= 0 && !transients.isEmpty
+    // Nothing that lasts (a lone tap at 0, a continuous event of no length, nothing at all):
+    // the clip would be one breakpoint, a moment Meta's validator refuses (and hapticctl warns
+    // about); it lasts a transient's felt length (found by fuzzing: an event whose misspelt
+    // EventDuration left it 0 s long).
+    let lone = end <= 0
     if lone { end = Self.transientLength }
     for knot in Set(sampler.knots(in: pattern) + transients + [0] + (lone ? [end] : [])).sorted() { add(knot) }
   }

@@ -33,6 +33,14 @@ enum CLIRunner {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }
+
+  /// A new scratch folder holding one file `name` with `contents`; remove the folder after.
+  static func scratchFile(_ name: String, _ contents: String) throws -> (folder: URL, path: String) {
+    let folder = try scratchFolder(name)
+    let path = folder.appendingPathComponent(name).path
+    try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+    return (folder, path)
+  }
 }
 
 /// A Data slot written by one thread and read by another.

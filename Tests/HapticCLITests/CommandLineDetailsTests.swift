@@ -53,14 +53,10 @@ import Testing
 
   @Test("render prints a file's warnings themselves, not only how many there are")
   func renderShowsWarnings() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warn-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, file) = try CLIRunner.scratchFile(
+      "warn.ahap",
+      #"{"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.5}]}}],"Extra":1}"#)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("warn.ahap").path
-    try Data(
-      #"{"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.5}]}}],"Extra":1}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: file))
     let run = try CLIRunner.run(["render", file, "--board", "sim-lra", "--format", "stats"])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.contains("unknown key \"Extra\""), "\(run.stderr)")
@@ -106,12 +102,9 @@ import Testing
 
   @Test("validate warns about an AudioCustom file it cannot find (it used to say ok, and send played silence)")
   func missingAudioFile() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audio-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, file) = try CLIRunner.scratchFile(
+      "click.ahap", #"{"Pattern":[{"Event":{"Time":0.5,"EventType":"AudioCustom","EventWaveformPath":"missing.wav"}}]}"#)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("click.ahap").path
-    try Data(#"{"Pattern":[{"Event":{"Time":0.5,"EventType":"AudioCustom","EventWaveformPath":"missing.wav"}}]}"#.utf8)
-      .write(to: URL(fileURLWithPath: file))
     let run = try CLIRunner.run(["validate", file])
     #expect(run.status == 0, "it loads: \(run.stdout)")
     #expect(run.stdout.contains("1 warning") && run.stdout.contains("\"missing.wav\" was not found"), "\(run.stdout)")
@@ -120,12 +113,9 @@ import Testing
 
   @Test("--strict: every warning fails the file (exit 1) in validate and render; without it the file loads")
   func strict() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, clip) = try CLIRunner.scratchFile(
+      "one.haptic", #"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5}]}}}}"#)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let clip = folder.appendingPathComponent("one.haptic").path
-    try Data(#"{"version":{"major":1},"signals":{"continuous":{"envelopes":{"amplitude":[{"time":0,"amplitude":0.5}]}}}}"#.utf8)
-      .write(to: URL(fileURLWithPath: clip))
     let lenient = try CLIRunner.run(["validate", clip])
     #expect(lenient.status == 0 && lenient.stdout.contains("1 warning"), "\(lenient.stdout)")
     let strict = try CLIRunner.run(["validate", "--strict", clip])

@@ -131,6 +131,23 @@ struct ClipConversionTests {
     #expect(fromApple.notes.contains { $0.kind == .dropped && $0.message.contains("Created") })
   }
 
+  /// Found by fuzzing once the single-breakpoint warning existed: a pattern where nothing lasts
+  /// made a one-breakpoint clip, which Meta's validator refuses.
+  @Test("Nothing that lasts (a lone tap, a 0 s continuous event, nothing) still converts to a clip Meta accepts")
+  func nothingThatLasts() throws {
+    let patterns = [
+      HapticPattern(events: [HapticEvent(.hapticTransient, time: 0, parameters: [EventParameter(.hapticIntensity, 1)])]),
+      HapticPattern(events: [HapticEvent(.hapticContinuous, time: 0, duration: 0)]),
+      HapticPattern(events: []),
+    ]
+    for pattern in patterns {
+      let clip = HapticClip.converting(pattern).clip
+      #expect(clip.amplitude.count >= 2 && clip.duration > 0, "\(clip.amplitude)")
+      let back = try HapticClipReader().read(HapticClipWriter().bytes(clip), file: "converted.haptic")
+      #expect(back.warnings.isEmpty, "\(back.warnings)")
+    }
+  }
+
   @Test("The writer: Meta's layout, deterministic, read back to the same clip")
   func writer() throws {
     var clip = HapticClip(
