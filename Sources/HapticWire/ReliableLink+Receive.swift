@@ -64,22 +64,26 @@ extension ReliableLink {
             continue
           }
         } else {
+          // First contact: what we sent before anyone listened (a board's reset notice, with
+          // our SYN) goes out again now, not after a backed-off RTO (§4.1). Frames younger than
+          // an RTO are on their way (a host's identify crossing the board's SYN).
+          let firstContact = peerSession == nil && inFlight.first.map { now - $0.firstSent >= timer.timeout } == true
           if peerSession != nil {
             output.events.append(.peerRestarted)
             restartSending()
             nakRestart = .none
-          } else if let first = inFlight.first, now - first.firstSent >= timer.timeout {
-            // First contact: what we sent before anyone listened (a board's reset notice, with
-            // our SYN) goes out again now, not after a backed-off RTO (§4.1). Frames younger
-            // than an RTO are on their way (a host's identify crossing the board's SYN).
-            timer.resetBackoff()
-            consecutiveTimeouts = 0
-            // (Sent to no one: not retransmissions of a link that loses frames.)
-            output.bytes += retransmitAll(now: now, unanswered: true)
           }
           peerSession = frame.session
           peerFirstSequence = frame.seq
           expected = frame.seq
+          if firstContact {
+            timer.resetBackoff()
+            consecutiveTimeouts = 0
+            // Resent after taking the peer's session, so they carry ACK_VALID: we follow it
+            // (as the Uno's R|A|SYN does; issue 31 point 5). Sent to no one before: not
+            // retransmissions of a link that loses frames.
+            output.bytes += retransmitAll(now: now, unanswered: true)
+          }
         }
       }
       guard let current = expected else { continue }  // no session yet: wait for a SYN

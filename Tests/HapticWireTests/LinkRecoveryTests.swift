@@ -121,6 +121,10 @@ struct LinkRecoveryTests {
     let syn = WireFrame(flags: [.reliable, .syn], session: 0x77, seq: 0, ack: 0, type: 0x01, payload: [])
     let answer = decoder.feed(board.receive([syn], now: 1.0005).bytes)
     #expect(answer.contains { $0.type == WireMessage.Kind.resetNotice.rawValue && $0.flags.contains(.syn) })
+    // It already follows the host's session: the resend says so (R|A|SYN, as the Uno's does;
+    // issue 31 point 5), acknowledging nothing of it yet (it expects its first frame).
+    let notice = answer.first { $0.type == WireMessage.Kind.resetNotice.rawValue }
+    #expect(notice?.flags.contains(.ackValid) == true && notice?.ack == 0, "\(String(describing: notice))")
     #expect(board.retransmitTimeout == 0.025, "the backoff is forgotten")
   }
 
