@@ -111,7 +111,6 @@ import Testing
     let end = engine.currentTime
     let report = engine.reportWithBoardStatus(timeout: 0.5)
     let log = board.driveLog()
-    print("drive log: \(log.count) changes, \(log.prefix(5)) … \(log.suffix(3))")
 
     // A change takes effect within the guard (60 ms here) and an LRA brakes within 20 ms after
     // it: from 85 ms after a seek returned to just before the next began.
