@@ -63,6 +63,9 @@ public struct ParameterCurve: Sendable, Hashable {
     let b = controlPoints[low + 1]
     let span = b.time - a.time
     if span <= 0 { return b.value }
+    // At the point itself its value (b − a can overflow to ±∞ for finite points far outside
+    // any control's range, and ∞ × 0 is NaN).
+    if t == a.time { return a.value }
     return a.value + (b.value - a.value) * ((t - a.time) / span)
   }
 }

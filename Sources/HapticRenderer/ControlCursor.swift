@@ -77,7 +77,11 @@ struct ControlCursor: Sendable {
   @inline(__always)
   mutating func value(at t: Double) -> Double {
     if t >= pieceEnd { findPiece(at: t) }
-    let raw = pieceSlope == 0 ? pieceValue : pieceValue + pieceSlope * ((t - pieceCurveTime) - pieceTime)
+    let offset = (t - pieceCurveTime) - pieceTime
+    // At a piece's start the value is its point's: an infinite slope (two finite points more
+    // than the largest Double apart, ±1.8e308) times 0 would be NaN, and a NaN control trapped
+    // the renderer's frequency tables (found by NeverTrapTests' random seeds).
+    let raw = pieceSlope == 0 || offset == 0 ? pieceValue : pieceValue + pieceSlope * offset
     return Swift.min(Swift.max(raw, low), high)
   }
 
