@@ -60,10 +60,7 @@ struct Convert: ParsableCommand {
     case .pattern(let document): warnings = document.warnings
     case .clip(let document): warnings = document.warnings
     }
-    let strictErrors = reading.strictErrors(warnings)
-    guard strictErrors.isEmpty else {
-      throw CLIError("cannot load \(input) (--strict); nothing was written:\n" + strictErrors.map { "  \($0)" }.joined(separator: "\n"))
-    }
+    try reading.refuseWarnings(warnings, of: input, aside: "; nothing was written")
     for warning in warnings { printError("\(input): \(warning)") }
     let job = ConvertJob(loaded: loaded, target: target, style: style)
     let (bytes, notes) = try job.output(input: input)

@@ -19,10 +19,7 @@ enum PatternLoading {
     } catch {
       throw CLIError("cannot load \(file):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
     }
-    let strictErrors = reading.strictErrors(document.warnings)
-    guard strictErrors.isEmpty else {
-      throw CLIError("cannot load \(file) (--strict):\n" + strictErrors.map { "  \($0)" }.joined(separator: "\n"))
-    }
+    try reading.refuseWarnings(document.warnings, of: file)
     for diagnostic in document.warnings.prefix(shownWarnings) {
       printError("\(file):\(diagnostic.line == nil ? " " : "")\(diagnostic)")
     }

@@ -61,9 +61,12 @@ struct AHAPReadingOptions: ParsableArguments {
       "Refuse what Apple's and Meta's own tools refuse: every warning (a value clamped, a default applied, an unknown key, a clip Meta's validator rejects) fails the file."))
   var strict = false
 
-  /// Under `--strict`, `warnings` as errors (a file with any fails); else none.
-  func strictErrors(_ warnings: [AHAPDiagnostic]) -> [AHAPDiagnostic] {
-    strict ? Self.asErrors(warnings) : []
+  /// Under `--strict`, fails `file` when it has `warnings`, listing them as errors (`aside`:
+  /// what the command adds, e.g. "; nothing was written").
+  func refuseWarnings(_ warnings: [AHAPDiagnostic], of file: String, aside: String = "") throws {
+    guard strict, !warnings.isEmpty else { return }
+    throw CLIError(
+      "cannot load \(file) (--strict)\(aside):\n" + Self.asErrors(warnings).map { "  \($0)" }.joined(separator: "\n"))
   }
 
   /// `warnings` as the errors `--strict` makes of them.

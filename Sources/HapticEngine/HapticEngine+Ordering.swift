@@ -19,24 +19,13 @@ import HapticLocks
 extension HapticEngine {
   /// Runs `compute` (which takes the state lock itself) and sends the batches it returns before
   /// any other batch can be computed; returns its other result. A failure to send stops the
-  /// engine with a system error, after the order is released.
-  func computeAndSend<Result: Sendable>(
-    _ compute: () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: Result)
-  ) throws(HapticEngineError) -> Result {
-    let (result, failure) = try sendOrder.withLock { () throws(HapticEngineError) -> (Result, HapticEngineError?) in
+  /// engine with a system error, after the order is released. `Failure` is `Never` for a
+  /// computation that cannot fail.
+  func computeAndSend<Result: Sendable, Failure: Error>(
+    _ compute: () throws(Failure) -> (batches: [StreamScheduler.Batch], result: Result)
+  ) throws(Failure) -> Result {
+    let (result, failure) = try sendOrder.withLock { () throws(Failure) -> (Result, HapticEngineError?) in
       let (batches, result) = try compute()
-      return (result, transmit(batches))
-    }
-    if let failure { fail(.systemError, failure) }
-    return result
-  }
-
-  /// ``computeAndSend(_:)`` for a computation that cannot fail.
-  func computeAndSend<Result: Sendable>(
-    _ compute: () -> (batches: [StreamScheduler.Batch], result: Result)
-  ) -> Result {
-    let (result, failure) = sendOrder.withLock { () -> (Result, HapticEngineError?) in
-      let (batches, result) = compute()
       return (result, transmit(batches))
     }
     if let failure { fail(.systemError, failure) }

@@ -108,8 +108,7 @@ extension HapticEngine {
         // it to work out its next pass (while something plays its deadline still holds: a
         // replace re-renders up to the same head).
         let wasQuiet = scheduler.isQuiet
-        scheduler.wireBacklog = backlog
-        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now)
+        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now, backlog: backlog)
         state.players[id]?.pending = pending + [(asked, placed)]
         let marks = scheduler.takeAudioMarks()
         return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
@@ -126,8 +125,7 @@ extension HapticEngine {
       return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
         state.players[id]?.pending = []
         guard state.running, let now = nowFrame() else { return ([], ()) }
-        state.scheduler?.wireBacklog = backlog
-        return (state.scheduler?.modify(at: now, now: now) { $0.clearActions(track: id) } ?? [], ())
+        return (state.scheduler?.modify(at: now, now: now, backlog: backlog) { $0.clearActions(track: id) } ?? [], ())
       }
     }
     try perform(.stop, player: id, at: 0)
@@ -145,9 +143,8 @@ extension HapticEngine {
         if let end { loop.end = end }
         state.players[id]?.loop = loop
         guard state.running, let now = nowFrame() else { return ([], []) }
-        state.scheduler?.wireBacklog = backlog
         let batches =
-          state.scheduler?.modify(at: now, now: now) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
+          state.scheduler?.modify(at: now, now: now, backlog: backlog) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
         let marks = state.scheduler?.takeAudioMarks() ?? []
         return (batches, configuration.audioOutput == nil ? [] : marks)
       }

@@ -158,8 +158,7 @@ public final class HapticEngine: Sendable {
         return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
           state.handlers.muted = newValue
           guard state.running, let now = nowFrame() else { return ([], ()) }
-          state.scheduler?.wireBacklog = backlog
-          return (state.scheduler?.modify(at: now, now: now) { $0.muted = newValue } ?? [], ())
+          return (state.scheduler?.modify(at: now, now: now, backlog: backlog) { $0.muted = newValue } ?? [], ())
         }
       }
     }

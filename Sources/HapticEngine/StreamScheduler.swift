@@ -39,9 +39,6 @@ struct StreamScheduler: Sendable {
   /// Frames between the board's current frame and the earliest one a change may still reach
   /// (covers transmission and clock-sync error).
   let guardFrames: Int
-  /// Frames until what the host already wrote has left the wire (set before each change by
-  /// the engine, from the link): a change made now goes out behind it.
-  var wireBacklog = 0
   /// At the earliest changeable frame.
   private(set) var base: MixState
   /// At the first frame not yet sent.
@@ -74,8 +71,9 @@ struct StreamScheduler: Sendable {
     head = base
   }
 
-  /// The earliest frame a change made now can reach.
-  func earliest(now: Int) -> Int { max(now + guardFrames + wireBacklog, base.frame) }
+  /// The earliest frame a change made now can reach, with `backlog` frames of what the host
+  /// already wrote still on the wire ahead of it.
+  func earliest(now: Int, backlog: Int = 0) -> Int { max(now + guardFrames + backlog, base.frame) }
 
   /// Moves on to the board's frame `now`: advances the base, renders up to `now + lookahead`
   /// and returns the batches to queue. A host that fell behind skips the lost frames (counted
@@ -107,12 +105,15 @@ struct StreamScheduler: Sendable {
 
   /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if
   /// earlier); returns the batches to send (a `replace` batch when the change falls in drive
-  /// already sent) and the frame it takes effect.
-  mutating func schedule(_ action: TrackAction, track id: Int, at frame: Int, now: Int) -> (batches: [Batch], frame: Int) {
+  /// already sent) and the frame it takes effect. `backlog`: frames until what the host already
+  /// wrote has left the wire (the change goes out behind it).
+  mutating func schedule(
+    _ action: TrackAction, track id: Int, at frame: Int, now: Int, backlog: Int = 0
+  ) -> (batches: [Batch], frame: Int) {
     // Catch up first (as a pass of the loop would): the head then reaches past the earliest
     // frame, so the action goes out now as a replace instead of waiting for the next pass.
     var batches = tick(now: now)
-    let at = max(frame, earliest(now: now))
+    let at = max(frame, earliest(now: now, backlog: backlog))
     Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
     base.schedule(action, track: id, at: at)
     guard at < head.frame else {
@@ -124,9 +125,10 @@ struct StreamScheduler: Sendable {
     return (batches, at)
   }
 
-  /// Applies a change to every future frame from `frame` (loop settings, muting).
-  mutating func modify(at frame: Int, now: Int, _ change: (inout MixState) -> Void) -> [Batch] {
-    let at = max(frame, earliest(now: now))
+  /// Applies a change to every future frame from `frame` (loop settings, muting); `backlog` as
+  /// for ``schedule(_:track:at:now:backlog:)``.
+  mutating func modify(at frame: Int, now: Int, backlog: Int = 0, _ change: (inout MixState) -> Void) -> [Batch] {
+    let at = max(frame, earliest(now: now, backlog: backlog))
     Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
     change(&base)
     return rebase(from: base.frame, now: now)

@@ -12,37 +12,15 @@ import Testing
 /// given right after it, "now" as well, used to land before it — on an idle player, where a
 /// seek does nothing — and the whole pattern played (`send --seek` over a port, 7 of 12 runs).
 @Suite struct ActionOrderTests {
-  /// The virtual-clock simulator behind a link that reports a slow delivery (20 ms: a start
-  /// then waits 60 ms, docs/protocol.md §8), as a serial link does after a recovery.
-  final class SlowDeliveryLink: BoardLink {
-    let inner: SimulatorBoardLink
-    init(_ inner: SimulatorBoardLink) { self.inner = inner }
-    var capabilities: BoardCapabilities { inner.capabilities }
-    var profile: BoardProfile { inner.profile }
-    var hostNow: Double { inner.hostNow }
-    func boardSeconds(atHost t: Double) -> Double? { inner.boardSeconds(atHost: t) }
-    var clockUncertainty: Double { inner.clockUncertainty }
-    var minimumLead: Double { inner.minimumLead }
-    func send(_ message: WireMessage) throws(HapticEngineError) { try inner.send(message) }
-    func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) { inner.setEventHandler(handler) }
-    func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) { inner.setMessageHandler(handler) }
-    var statistics: BoardLinkStatistics {
-      var statistics = inner.statistics
-      statistics.deliveryDelay = 0.020
-      return statistics
-    }
-    func close(stopDrive: Bool) { inner.close(stopDrive: stopDrive) }
-    var isVirtual: Bool { inner.isVirtual }
-    func advance(to t: Double) { inner.advance(to: t) }
-  }
-
   /// Transients at 0, 1 and 2 s.
   static let pattern = HapticPattern(events: [0.0, 1, 2].map { EngineHarness.transient(at: $0) })
 
   static func engine() throws -> (HapticEngine, SimulatorBoardLink) {
     let board = try SimulatorBoardLink(
       configuration: SimulatorConfiguration(profile: .simLRA), clock: .virtual, logsDrive: true)
-    let engine = try HapticEngine(link: SlowDeliveryLink(board))
+    // Behind a link that reports a slow delivery (20 ms: a start then waits 60 ms,
+    // docs/protocol.md §8), as a serial link does after a recovery.
+    let engine = try HapticEngine(link: WrappedLink(board, adjust: { $0.deliveryDelay = 0.020 }))
     try engine.start()
     return (engine, board)
   }

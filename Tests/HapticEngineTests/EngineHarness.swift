@@ -2,6 +2,7 @@ import HapticCore
 import HapticEngineSimulator
 import HapticRenderer
 import HapticSimulator
+import HapticWire
 import HapticLocks
 
 @testable import HapticEngine
@@ -60,4 +61,46 @@ final class Recorder<Value: Sendable>: Sendable {
   private let values = Locked<[Value]>([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
+}
+
+/// A board link that forwards to another, with what a test changes on the way: a wait before
+/// each send, an extra lead, adjusted statistics. The link doubles of the engine tests
+/// (``ThreadedBoard/delayed(_:delay:slowThread:)``, `ActionOrderTests`' slow delivery).
+final class WrappedLink: BoardLink {
+  let inner: any BoardLink
+  let extraLead: Double
+  let beforeSend: @Sendable () -> Void
+  let adjust: @Sendable (inout BoardLinkStatistics) -> Void
+
+  init(
+    _ inner: any BoardLink, extraLead: Double = 0, beforeSend: @escaping @Sendable () -> Void = {},
+    adjust: @escaping @Sendable (inout BoardLinkStatistics) -> Void = { _ in }
+  ) {
+    self.inner = inner
+    self.extraLead = extraLead
+    self.beforeSend = beforeSend
+    self.adjust = adjust
+  }
+
+  var capabilities: BoardCapabilities { inner.capabilities }
+  var profile: BoardProfile { inner.profile }
+  var hostNow: Double { inner.hostNow }
+  func boardSeconds(atHost t: Double) -> Double? { inner.boardSeconds(atHost: t) }
+  var clockUncertainty: Double { inner.clockUncertainty }
+  var minimumLead: Double { inner.minimumLead + extraLead }
+  var wireBacklog: Double { inner.wireBacklog }
+  func send(_ message: WireMessage) throws(HapticEngineError) {
+    beforeSend()
+    try inner.send(message)
+  }
+  func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) { inner.setEventHandler(handler) }
+  func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) { inner.setMessageHandler(handler) }
+  var statistics: BoardLinkStatistics {
+    var statistics = inner.statistics
+    adjust(&statistics)
+    return statistics
+  }
+  func close(stopDrive: Bool) { inner.close(stopDrive: stopDrive) }
+  var isVirtual: Bool { inner.isVirtual }
+  func advance(to t: Double) { inner.advance(to: t) }
 }

@@ -96,39 +96,23 @@ final class SlowWriteTransport: ByteTransport {
   func close() { inner.close() }
 }
 
-/// A board link whose every send waits up to `delay` (at random) before the link numbers the
-/// message — a sending thread preempted between rendering a batch and handing it over — and
-/// the sends of the thread named `slowThread.name` exactly `slowThread.delay` (a thread that
-/// stalls for a while). Without one ordered path per board, a batch rendered before another
-/// thread's change can then reach the board after it.
-final class DelayedSendLink: BoardLink {
-  let inner: any BoardLink
-  let delay: Double
-  let slowThread: (name: String, delay: Double)?
-
-  init(_ inner: any BoardLink, delay: Double, slowThread: (name: String, delay: Double)? = nil) {
-    self.inner = inner
-    self.delay = delay
-    self.slowThread = slowThread
-  }
-
-  var capabilities: BoardCapabilities { inner.capabilities }
-  var profile: BoardProfile { inner.profile }
-  var hostNow: Double { inner.hostNow }
-  func boardSeconds(atHost t: Double) -> Double? { inner.boardSeconds(atHost: t) }
-  var clockUncertainty: Double { inner.clockUncertainty }
-  var minimumLead: Double { inner.minimumLead + delay }
-  var wireBacklog: Double { inner.wireBacklog }
-  func send(_ message: WireMessage) throws(HapticEngineError) {
-    if let slowThread, Thread.current.name == slowThread.name {
-      usleep(UInt32(slowThread.delay * 1_000_000))
-    } else {
-      usleep(UInt32.random(in: 0...UInt32(delay * 1_000_000)))
+extension ThreadedBoard {
+  /// `inner` with every send waiting up to `delay` (at random) before the link numbers the
+  /// message — a sending thread preempted between rendering a batch and handing it over — and
+  /// the sends of the thread named `slowThread.name` exactly `slowThread.delay` (a thread that
+  /// stalls for a while). Without one ordered path per board, a batch rendered before another
+  /// thread's change can then reach the board after it.
+  static func delayed(
+    _ inner: any BoardLink, delay: Double, slowThread: (name: String, delay: Double)? = nil
+  ) -> WrappedLink {
+    let slowName = slowThread?.name
+    let slowDelay = slowThread?.delay ?? 0
+    return WrappedLink(inner, extraLead: delay) {
+      if let slowName, Thread.current.name == slowName {
+        usleep(UInt32(slowDelay * 1_000_000))
+      } else {
+        usleep(UInt32.random(in: 0...UInt32(delay * 1_000_000)))
+      }
     }
-    try inner.send(message)
   }
-  func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) { inner.setEventHandler(handler) }
-  func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) { inner.setMessageHandler(handler) }
-  var statistics: BoardLinkStatistics { inner.statistics }
-  func close(stopDrive: Bool) { inner.close(stopDrive: stopDrive) }
 }

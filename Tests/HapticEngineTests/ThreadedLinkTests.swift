@@ -64,7 +64,7 @@ import Testing
     configuration.lookahead = 0.300
     configuration.guardTime = 0.060
     let engine = try HapticEngine(
-      link: DelayedSendLink(
+      link: ThreadedBoard.delayed(
         try board.link(writeDelay: 0.000_5), delay: 0.002, slowThread: ("replacer", 0.025)),
       configuration: configuration)
     defer { engine.close() }
@@ -78,7 +78,7 @@ import Testing
     usleep(200_000)
 
     let replacing = Locked(true)
-    // Parameter replaces whose sends stall 25 ms each (see DelayedSendLink), 5–15 ms apart:
+    // Parameter replaces whose sends stall 25 ms each (see ThreadedBoard.delayed), 5–15 ms apart:
     // most of the time one is in flight, rendered before whatever another thread changes.
     let replaces = Thread {
       Thread.current.name = "replacer"
