@@ -141,7 +141,7 @@ let package = Package(
       name: "HapticSimulatorTests",
       dependencies: [
         "HapticSimulator", "HapticRenderer", "HapticWire", "HapticTransport", "HapticCore", "HapticAHAP",
-        "HapticClip", "HapticTestSupport",
+        "HapticClip", "HapticTestSupport", "HapticLocks",
       ]),
     .testTarget(
       name: "HapticEngineTests",

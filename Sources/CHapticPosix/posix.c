@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +77,13 @@ int chaptic_replace_symlink(const char *target, const char *link_path) {
   if (symlink(target, temporary) != 0) return -1;
   if (rename(temporary, link_path) != 0) { int e = errno; unlink(temporary); errno = e; return -1; }
   return 0;
+}
+
+int chaptic_wait_readable(int fd, long long timeout_ns, short *revents) {
+  struct pollfd entry = {.fd = fd, .events = POLLIN, .revents = 0};
+  if (timeout_ns < 0) timeout_ns = 0;
+  struct timespec wait = {.tv_sec = (time_t)(timeout_ns / 1000000000LL), .tv_nsec = (long)(timeout_ns % 1000000000LL)};
+  int ready = ppoll(&entry, 1, &wait, NULL);
+  *revents = entry.revents;
+  return ready;
 }

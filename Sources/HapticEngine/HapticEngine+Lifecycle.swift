@@ -53,11 +53,7 @@ extension HapticEngine {
     do {
       scheduler = try StreamScheduler(
         profile: profile, startFrame: frame, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
-        // A change is a batch per channel, sent one after the other: the last must arrive in
-        // time too (two channels at 115 200 baud: the second batch came 6.5 ms after its start).
-        guardFrames: Int(
-          (max(configuration.guardTime, link.minimumLead * Double(max(profile.channels.count, 1))) / framePeriod)
-            .rounded(.up)),
+        guardFrames: guardFrames,
         queueDepth: Int(capabilities.queueDepth))
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)

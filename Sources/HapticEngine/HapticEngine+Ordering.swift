@@ -32,10 +32,29 @@ extension HapticEngine {
     return result
   }
 
-  /// Frames until what the host already wrote has left the wire: a change computed now goes
-  /// out behind it, so the scheduler places it that much further ahead than the guard (a
-  /// refill just written at 1 Mbaud: 2 of 1 000 replaces arrived after their frame without).
-  var wireBacklogFrames: Int { Int((link.wireBacklog / framePeriod).rounded(.up)) }
+  /// The guard in seconds: the configured one, and at least the link's minimum lead per
+  /// channel (a change is a batch per channel, sent one after the other: the last must arrive in
+  /// time too — two channels at 115 200 baud: the second batch came 6.5 ms after its start).
+  var guardSeconds: Double {
+    max(configuration.guardTime, link.minimumLead * Double(max(profile.channels.count, 1)))
+  }
+
+  /// The guard in whole frames: the scheduler's commit point (nothing before it changes).
+  var guardFrames: Int { Int((guardSeconds / framePeriod).rounded(.up)) }
+
+  /// One reading of the board's clock for a change computed now: the board's current frame,
+  /// and the frames beyond the scheduler's whole-frame guard the change must wait so that it
+  /// starts at least ``guardSeconds`` after the board's time now (not after the current frame's
+  /// start, which would leave between one frame less and the guard: a 2 ms guard left 1–2 ms, and
+  /// a change that needed 1.0 ms to reach the board arrived 0.02 ms after its frame) and behind
+  /// what the host already wrote that is still on the wire (a refill just written at 1 Mbaud: 2
+  /// of 1 000 replaces arrived after their frame without). Nil before clock sync.
+  func changeClock() -> (now: Int, extra: Int)? {
+    guard let seconds = link.boardSeconds(atHost: link.hostNow) else { return nil }
+    let now = Int((seconds / framePeriod).rounded(.down))
+    let earliest = Int(((seconds + guardSeconds + link.wireBacklog) / framePeriod).rounded(.up))
+    return (now, max(earliest - now - guardFrames, 0))
+  }
 
   /// Sends a message that must follow every batch already computed (the engine's `stop`).
   func sendInOrder(_ message: WireMessage) {

@@ -81,14 +81,15 @@ extension HapticEngine {
     let linkLead = startLead(for: action)
     let (wasQuiet, marks) = try computeAndSend {
       () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: (Bool, [(id: Int, mark: AudioMark)])) in
-      let backlog = wireBacklogFrames
-      return try state.withLock { state throws(HapticEngineError) in
+      try state.withLock { state throws(HapticEngineError) in
         guard let player = state.players[id], !player.invalid else {
           throw HapticEngineError(.invalidPatternPlayer, "player \(id) is no longer valid (the board was reset or lost)")
         }
         guard state.running, var scheduler = state.scheduler.take() else { throw .notRunning("player \(id)") }
         defer { state.scheduler = scheduler }
-        guard let now = nowFrame() else { throw HapticEngineError(.engineNotRunning, "no clock sync with the board") }
+        guard let (now, extra) = changeClock() else {
+          throw HapticEngineError(.engineNotRunning, "no clock sync with the board")
+        }
         switch action {
         case .start: state.players[id]?.reported = false
         case .rate(let rate): state.players[id]?.rate = rate
@@ -108,7 +109,7 @@ extension HapticEngine {
         // it to work out its next pass (while something plays its deadline still holds: a
         // replace re-renders up to the same head).
         let wasQuiet = scheduler.isQuiet
-        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now, backlog: backlog)
+        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now, extra: extra)
         state.players[id]?.pending = pending + [(asked, placed)]
         let marks = scheduler.takeAudioMarks()
         return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
@@ -121,11 +122,10 @@ extension HapticEngine {
   /// Drops a player's pending actions and stops it now.
   func cancel(player id: Int) throws(HapticEngineError) {
     computeAndSend {
-      let backlog = wireBacklogFrames
-      return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
+      state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
         state.players[id]?.pending = []
-        guard state.running, let now = nowFrame() else { return ([], ()) }
-        return (state.scheduler?.modify(at: now, now: now, backlog: backlog) { $0.clearActions(track: id) } ?? [], ())
+        guard state.running, let (now, extra) = changeClock() else { return ([], ()) }
+        return (state.scheduler?.modify(at: now, now: now, extra: extra) { $0.clearActions(track: id) } ?? [], ())
       }
     }
     try perform(.stop, player: id, at: 0)
@@ -135,16 +135,15 @@ extension HapticEngine {
   /// object has none of its own, so two threads setting one each lose neither).
   func setLoop(player id: Int, enabled: Bool? = nil, end: Double? = nil) {
     let marks = computeAndSend {
-      let backlog = wireBacklogFrames
-      return state.withLock { state -> (batches: [StreamScheduler.Batch], result: [(id: Int, mark: AudioMark)]) in
+      state.withLock { state -> (batches: [StreamScheduler.Batch], result: [(id: Int, mark: AudioMark)]) in
         guard state.players[id] != nil else { return ([], []) }
         var loop = state.players[id]?.loop ?? (false, 0)
         if let enabled { loop.enabled = enabled }
         if let end { loop.end = end }
         state.players[id]?.loop = loop
-        guard state.running, let now = nowFrame() else { return ([], []) }
+        guard state.running, let (now, extra) = changeClock() else { return ([], []) }
         let batches =
-          state.scheduler?.modify(at: now, now: now, backlog: backlog) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
+          state.scheduler?.modify(at: now, now: now, extra: extra) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
         let marks = state.scheduler?.takeAudioMarks() ?? []
         return (batches, configuration.audioOutput == nil ? [] : marks)
       }

@@ -20,11 +20,13 @@ public final class HapticEngine: Sendable {
     /// The most the lookahead grows to on a lossy link; equal to ``lookahead`` for a fixed one.
     /// Changes keep their latency whatever the lookahead (they replace queued drive).
     public var maximumLookahead = 0.400
-    /// The earliest a change made now takes effect: covers transmission and clock error (at
-    /// least the link's ``BoardLink/minimumLead`` per channel of the board — a change goes out
-    /// as a batch per channel, one after the other: 8 ms at 115 200 baud on one channel, 16 ms
-    /// on two; 2 ms at 1 Mbaud).
-    public var guardTime = 0.002
+    /// The least time from now, on the board's clock, to the first frame a change made now
+    /// changes: it covers the host's work, the transmission and the clock-sync error. The
+    /// engine uses at least the link's ``BoardLink/minimumLead`` per channel of the board (a
+    /// change goes out as a batch per channel, one after the other: 8 ms at 115 200 baud on one
+    /// channel, 16 ms on two; about 1 ms at 1 Mbaud). A change then starts between this and one
+    /// frame period more after the call (docs/semantics.md §13.1).
+    public var guardTime = 0.001
     /// The step of ``HapticEngine/advance(to:)`` on a virtual clock. In real time the loop
     /// needs no fixed period while something plays: it sleeps until the queue falls to half
     /// the lookahead or a player's end is played (changes never wait for a pass).
@@ -154,11 +156,10 @@ public final class HapticEngine: Sendable {
     get { state.withLock { $0.handlers.muted } }
     set {
       computeAndSend {
-        let backlog = wireBacklogFrames
-        return state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
+        state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
           state.handlers.muted = newValue
-          guard state.running, let now = nowFrame() else { return ([], ()) }
-          return (state.scheduler?.modify(at: now, now: now, backlog: backlog) { $0.muted = newValue } ?? [], ())
+          guard state.running, let (now, extra) = changeClock() else { return ([], ()) }
+          return (state.scheduler?.modify(at: now, now: now, extra: extra) { $0.muted = newValue } ?? [], ())
         }
       }
     }

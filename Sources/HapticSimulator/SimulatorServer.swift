@@ -7,7 +7,9 @@ import HapticRenderer
 /// pseudo-terminal, or a loopback pair), with optional line faults.
 ///
 /// The loop is a fixed-step game loop: every pass it reads what the host sent (waiting at most
-/// one frame period), advances the board to the wall clock and writes its replies. When the
+/// one frame period), advances the board to the wall clock and writes its replies. On a
+/// ``TimedByteTransport`` (a modelled line) the board takes each piece at its arrival in
+/// simulated time, wherever the pass falls. When the
 /// process falls behind by more than ``Faults/maxCatchUp`` it does not try to simulate the
 /// backlog at once (which would only fall further behind — the "spiral of death"): it simulates
 /// that bound, skips the rest of the gap without physics, and counts an overrun.
@@ -100,10 +102,11 @@ public final class SimulatorServer: @unchecked Sendable {
   public func run() -> Report {
     let clock = ContinuousClock()
     let start = clock.now
-    func elapsed() -> Double {
-      let d = clock.now - start
+    func serverSeconds(at instant: ContinuousClock.Instant) -> Double {
+      let d = instant - start
       return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
+    func elapsed() -> Double { serverSeconds(at: clock.now) }
     var inbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed)
     var outbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed &+ 1)
     var delayed: [(due: Double, bytes: [UInt8])] = []
@@ -112,12 +115,25 @@ public final class SimulatorServer: @unchecked Sendable {
     var hostPresent = true
     var flushedAt = 0.0
     let period = min(board.configuration.profile.framePeriod, 0.001)
+    let timed = transport as? any TimedByteTransport
+    // What arrived and is not yet the board's, in order, with its arrival in server seconds.
+    var inboundQueue: [(at: Double, bytes: [UInt8])] = []
     while true {
       if lock.withLock({ stopRequested }) { return finish("stopped") }
       var received: [UInt8] = []
       var clientGone = false
       do {
-        received = try transport.read(timeout: period)
+        // A piece still on the line wakes the loop when it lands (its handling does not wait for
+        // that wake-up: it happens at the arrival in simulated time).
+        let wait = inboundQueue.first.map { min(max($0.at - elapsed(), 0), period) } ?? period
+        if let timed {
+          for piece in try timed.readTimed(timeout: wait) {
+            inboundQueue.append((serverSeconds(at: piece.arrival), piece.bytes))
+            received += piece.bytes
+          }
+        } else {
+          received = try transport.read(timeout: wait)
+        }
       } catch {
         guard waitsForClients && error.code == .disconnected else {
           return finish("the link closed: \(error.description)")
@@ -142,6 +158,8 @@ public final class SimulatorServer: @unchecked Sendable {
         var steps = ForwardingTrace(sink: trace)
         out += board.advance(to: t, trace: &steps)
       }
+      // Untimed input is the board's at this pass, as read.
+      if timed == nil && !received.isEmpty { inboundQueue.append((t, received)) }
       lock.withLock {
         report.bytesIn += received.count
         let behind = t - board.time
@@ -150,13 +168,23 @@ public final class SimulatorServer: @unchecked Sendable {
           report.skipped += behind - faults.maxCatchUp
           board.skip(to: t - faults.maxCatchUp)
         }
+        /// Hands the board what has arrived by `limit` (before it, when `strictly`), each piece
+        /// at its arrival.
+        func deliver(upTo limit: Double, strictly: Bool) {
+          while let first = inboundQueue.first, strictly ? first.at < limit : first.at <= limit {
+            inboundQueue.removeFirst()
+            advanceBoard(to: first.at)
+            out += board.receive(inbound.apply(first.bytes))
+          }
+        }
+        deliver(upTo: t, strictly: true)
         advanceBoard(to: t)
         if let at = nextReset, t >= at {
           nextReset = faults.resetInterval.map { at + max($0, 0.001) }
           board.reset(cause: .brownOut)
           advanceBoard(to: t)
         }
-        if !received.isEmpty { out += board.receive(inbound.apply(received)) }
+        deliver(upTo: t, strictly: false)
         if let trace {
           for event in board.takeEvents() { trace.event(event) }
           if t - flushedAt >= Self.traceFlushPeriod {

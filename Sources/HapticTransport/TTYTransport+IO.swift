@@ -1,8 +1,10 @@
 import Glibc
+import CHapticPosix
 import SystemPackage
 
 /// Reading and writing a non-blocking descriptor with deadlines: swift-system's
-/// `FileDescriptor` for the calls themselves (it retries on `EINTR`), `poll` for the waits.
+/// `FileDescriptor` for the calls themselves (it retries on `EINTR`), `poll` and `ppoll` for the
+/// waits.
 extension TTYTransport {
   /// Writes all of `bytes`, waiting for room while the port is full; a write that cannot
   /// finish within 1 s is a timeout.
@@ -28,15 +30,16 @@ extension TTYTransport {
 
   /// Waits up to `timeout` for input and returns what arrived (empty on timeout or a signal).
   static func readSome(from fd: FileDescriptor, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
-    var pollfd = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(max(0, min(timeout, 60)) * 1000)
-    let ready = poll(&pollfd, 1, milliseconds)
+    // To the nanosecond: poll's whole milliseconds would truncate a served board's sub-frame
+    // wait to 0 (a busy loop) or round it up (a late reply, and a skewed clock sync).
+    var revents: Int16 = 0
+    let ready = chaptic_wait_readable(fd.rawValue, Int64(max(0, min(timeout, 60)) * 1e9), &revents)
     if ready < 0 {
       if errno == EINTR { return [] }
       throw ioError(errno, port: name, doing: "poll")
     }
     if ready == 0 { return [] }
-    if pollfd.revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the port is closed") }
+    if revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the port is closed") }
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count: Int
     do {

@@ -92,6 +92,22 @@ struct TransportTests {
     #expect(result.port == pty.path)
   }
 
+  @Test("A read waits the fraction of a millisecond it is given (poll's whole milliseconds made it 0: a busy loop)")
+  func subMillisecondRead() throws {
+    let pty = try PseudoTerminal()
+    defer { pty.boardSide.close() }
+    let host = try Transports.open(path: pty.path, baud: 1_000_000)
+    defer { host.close() }
+    var waits: [Duration] = []
+    for _ in 0..<20 {
+      let started = ContinuousClock.now
+      #expect(try pty.boardSide.read(timeout: 0.0004).isEmpty)
+      waits.append(ContinuousClock.now - started)
+    }
+    // A sleep never ends early; poll's whole milliseconds made this 0.
+    #expect(waits.allSatisfy { $0 >= .microseconds(400) }, "\(waits)")
+  }
+
   @Test("Opening errors name the port: missing, busy, 1200 baud, unsupported baud")
   func openErrors() throws {
     do {

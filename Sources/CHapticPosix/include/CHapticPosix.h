@@ -20,4 +20,9 @@ int chaptic_set_exclusive(int fd);
 /// Points the symbolic link `link_path` at `target`, replacing an existing link atomically.
 int chaptic_replace_symlink(const char *target, const char *link_path);
 
+/// Waits up to `timeout_ns` nanoseconds for `fd` to become readable (ppoll: poll's whole
+/// milliseconds cannot wait a fraction of a board's frame). Returns 1 when readable (or hung
+/// up), 0 on timeout, -1 with errno (EINTR on a signal); `revents` gets poll's flags.
+int chaptic_wait_readable(int fd, long long timeout_ns, short *revents);
+
 #endif

@@ -154,7 +154,7 @@ enum LatencyMeasurement {
     sayStats("  call → replace frame fully received by the board", toArrival)
     if !toWrite.isEmpty {
       sayStats("    of which call → the host's write returned", toWrite)
-      sayStats("    and written → fully received (kernel, pacer, the server's polling)", writeToArrival)
+      sayStats("    and written → fully received (the kernel, the server's wake-up, the line)", writeToArrival)
     }
     sayStats("  replace received → drive change", toChange)
     sayStats("  slack on arrival (batch start − board clock; < 0 = late)", slack)

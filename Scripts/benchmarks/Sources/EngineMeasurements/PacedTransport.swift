@@ -13,24 +13,22 @@ import HapticWire
 /// 1 Mbaud), in both directions, each direction a line of its own that is busy while a byte is
 /// on it:
 ///
-/// * host → board: a byte read from the pty at time r arrives at
-///   `max(r, previous arrival) + byteTime`; ``read(timeout:)`` returns a frame when its last
-///   byte (the 0x00 delimiter) has arrived, so the first of two frames written together
-///   arrives first and a frame is never handed over before its serialization time.
+/// * host → board: a byte written at time w (read from the pty at r without a ``LineWrites``)
+///   arrives at `max(w, previous arrival) + byteTime`; ``readTimed(timeout:)`` returns each frame at once
+///   with the arrival of its last byte (the 0x00 delimiter), and the served board takes it then
+///   in simulated time (a late wake-up of the server's thread does not make it late: this
+///   machine's timer sleeps overshoot by milliseconds now and then, docs/semantics.md §13.1).
 /// * board → host: a write at time w is handed to the pty at `max(w, line free) + n·byteTime`
 ///   by a writer thread, so the host sees the last byte when a UART would have sent it;
 ///   ``write(_:)`` itself returns at once (as a UART driver's buffer would).
 ///
-/// The host's write time is taken as the moment the board side reads it (the server polls the
-/// pty, so this is within the poll wake-up). Sleeps use usleep (Linux timer slack, ~50 µs).
-final class PacedTransport: ByteTransport, @unchecked Sendable {
+/// The writer's sleeps use usleep (Linux timer slack, ~50 µs).
+final class PacedTransport: TimedByteTransport, @unchecked Sendable {
   let inner: any ByteTransport
   /// Seconds per byte on the line.
   let byteTime: Double
   private let clock = ContinuousClock()
   // Inbound (only the board's reader thread touches these).
-  private var inbound: [(due: Double, byte: UInt8)] = []
-  private var inboundHead = 0
   private var inboundFree = 0.0
   // Outbound (guarded by `condition`).
   private let condition = NSCondition()
@@ -47,7 +45,7 @@ final class PacedTransport: ByteTransport, @unchecked Sendable {
 
   /// A `replace segments` frame as it reached the board (for the latency breakdown).
   struct ReplaceArrival: Sendable {
-    /// Seconds since ``origin`` when its last byte was delivered to the board.
+    /// Seconds since ``origin`` when its last byte reached the board.
     var time: Double
     /// Encoded frame size, bytes.
     var bytes: Int
@@ -64,9 +62,14 @@ final class PacedTransport: ByteTransport, @unchecked Sendable {
 
   var name: String { inner.name }
 
-  /// Paces `inner` at `bitRate` bits per second, `bitsPerByte` bits per byte (8N1: 10).
-  init(_ inner: any ByteTransport, bitRate: Double, bitsPerByte: Double = 10) {
+  /// When the host wrote what this side reads (nil: when it is read).
+  let line: LineWrites?
+
+  /// Paces `inner` at `bitRate` bits per second, `bitsPerByte` bits per byte (8N1: 10); with
+  /// `line`, each byte goes onto the line when the host wrote it.
+  init(_ inner: any ByteTransport, bitRate: Double, bitsPerByte: Double = 10, line: LineWrites? = nil) {
     self.inner = inner
+    self.line = line
     byteTime = bitsPerByte / bitRate
     origin = clock.now
     let thread = Thread { [self] in self.runWriter() }
@@ -110,60 +113,34 @@ final class PacedTransport: ByteTransport, @unchecked Sendable {
     }
   }
 
-  func read(timeout: Double) throws(TransportError) -> [UInt8] {
-    let deadline = now() + timeout
-    while true {
-      let t = now()
-      // Release whole frames (through a 0x00 delimiter) once their last byte is due: the board
-      // cannot act on part of a frame, and releasing byte by byte would cost a sleep (with the
-      // kernel's timer slack) per byte.
-      var release = inboundHead
-      var nextDue = Double.infinity
-      var index = inboundHead
-      while index < inbound.count {
-        if inbound[index].byte == 0 {
-          if inbound[index].due <= t {
-            release = index + 1
-          } else {
-            nextDue = inbound[index].due
-            break
-          }
-        }
-        index += 1
-      }
-      if release > inboundHead {
-        let bytes = inbound[inboundHead..<release].map(\.byte)
-        inboundHead = release
-        noteReplaces(bytes, at: t)
-        if inboundHead > 4096 {
-          inbound.removeFirst(inboundHead)
-          inboundHead = 0
-        }
-        return bytes
-      }
-      let until = min(deadline, nextDue)
-      if until <= t { return [] }
-      let wait = until - t
-      let received: [UInt8]
-      if nextDue == .infinity {
-        // Nothing complete on the line: wait in poll(), which wakes as soon as bytes come. It
-        // counts whole milliseconds (and truncates), so round up; overshooting the caller's
-        // timeout by under a millisecond only delays an empty return.
-        received = try inner.read(timeout: (wait * 1000).rounded(.up) / 1000)
-      } else {
-        // A frame is on the line until `nextDue`: anything arriving meanwhile queues behind it
-        // (its arrival time is `max(arrival, line free)` = line free), so just look and sleep.
-        received = try inner.read(timeout: 0)
-        if received.isEmpty { pause(wait) }
-      }
-      guard !received.isEmpty else { continue }
-      let arrived = now()
-      bytesIn += received.count
-      for byte in received {
-        inboundFree = max(arrived, inboundFree) + byteTime
-        inbound.append((inboundFree, byte))
+  func readTimed(timeout: Double) throws(TransportError) -> [TimedBytes] {
+    let received = try inner.read(timeout: timeout)
+    guard !received.isEmpty else { return [] }
+    let arrived = now()
+    let written = line?.take(received.count) ?? Array(repeating: nil, count: received.count)
+    bytesIn += received.count
+    // A piece per frame (through its 0x00 delimiter), arriving with its last byte: the board
+    // cannot act on part of a frame, and the first of two frames written together lands first.
+    var pieces: [TimedBytes] = []
+    var piece: [UInt8] = []
+    for (byte, write) in zip(received, written) {
+      inboundFree = max(write.map { ($0 - origin).seconds } ?? arrived, inboundFree) + byteTime
+      piece.append(byte)
+      if byte == 0 {
+        pieces.append(TimedBytes(piece, arrival: origin + .seconds(inboundFree)))
+        noteReplaces(piece, at: inboundFree)
+        piece = []
       }
     }
+    if !piece.isEmpty { pieces.append(TimedBytes(piece, arrival: origin + .seconds(inboundFree))) }
+    return pieces
+  }
+
+  /// Reads as ``readTimed(timeout:)`` and returns once the last piece has landed.
+  func read(timeout: Double) throws(TransportError) -> [UInt8] {
+    let pieces = try readTimed(timeout: timeout)
+    if let last = pieces.last { pause((last.arrival - clock.now).seconds) }
+    return pieces.flatMap(\.bytes)
   }
 
   private func noteReplaces(_ bytes: [UInt8], at t: Double) {

@@ -101,7 +101,8 @@ final class PtyRig: Rig {
     self.pty = pty
     var board = SimulatedBoard(configuration: configuration)
     board.logsDrive = true
-    let paced = ThreadLabels.label("pace-writer") { PacedTransport(pty.boardSide, bitRate: bitRate) }
+    let line = LineWrites()
+    let paced = ThreadLabels.label("pace-writer") { PacedTransport(pty.boardSide, bitRate: bitRate, line: line) }
     self.paced = paced
     let server = SimulatorServer(board: board, transport: paced, faults: faults, waitsForClients: true)
     self.server = server
@@ -124,7 +125,7 @@ final class PtyRig: Rig {
       }
     }
     serverStart = start ?? ContinuousClock.now
-    let stamps = WriteStampTransport(try Transports.open(path: pty.path, baud: Int(bitRate)))
+    let stamps = WriteStampTransport(try Transports.open(path: pty.path, baud: Int(bitRate)), line: line)
     self.stamps = stamps
     let link = try ThreadLabels.label("BoardConnection") { try SerialBoardLink(transport: stamps, baud: Int(bitRate)) }
     self.link = link
@@ -176,7 +177,8 @@ final class IdleServer {
   init(_ configuration: SimulatorConfiguration, bitRate: Double = 1_000_000) throws {
     let pty = try PseudoTerminal()
     self.pty = pty
-    let paced = ThreadLabels.label("pace-writer") { PacedTransport(pty.boardSide, bitRate: bitRate) }
+    let line = LineWrites()
+    let paced = ThreadLabels.label("pace-writer") { PacedTransport(pty.boardSide, bitRate: bitRate, line: line) }
     self.paced = paced
     let server = SimulatorServer(board: SimulatedBoard(configuration: configuration), transport: paced, waitsForClients: true)
     self.server = server
