@@ -9,10 +9,11 @@ import HapticRenderer
 /// The loop is a fixed-step game loop: every pass it reads what the host sent (waiting at most
 /// one frame period), advances the board to the wall clock and writes its replies. On a
 /// ``TimedByteTransport`` (a modelled line) the board takes each piece at its arrival in
-/// simulated time, wherever the pass falls. When the
-/// process falls behind by more than ``Faults/maxCatchUp`` it does not try to simulate the
-/// backlog at once (which would only fall further behind — the "spiral of death"): it simulates
-/// that bound, skips the rest of the gap without physics, and counts an overrun.
+/// simulated time, wherever the pass falls. When the process falls behind by more than
+/// ``Faults/maxCatchUp`` it does not try to simulate the backlog at once (which would only fall
+/// further behind — the "spiral of death"): it simulates that bound, skips the rest of the gap
+/// without physics, and counts an overrun (a piece that arrived in the skipped span reaches the
+/// board at the end of it).
 ///
 /// Unchecked: `board`, `stopRequested` and `report` are written only under `lock`, and read
 /// without it only by ``run()``'s thread, the one thread that writes them (its other state is
