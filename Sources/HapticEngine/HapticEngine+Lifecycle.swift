@@ -53,7 +53,7 @@ extension HapticEngine {
     do {
       scheduler = try StreamScheduler(
         profile: profile, startFrame: frame, lookahead: Int((configuration.lookahead / framePeriod).rounded()),
-        guardFrames: guardFrames,
+        guardFrames: Int((guardSeconds / framePeriod).rounded(.up)),
         queueDepth: Int(capabilities.queueDepth))
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)

@@ -39,21 +39,17 @@ extension HapticEngine {
     max(configuration.guardTime, link.minimumLead * Double(max(profile.channels.count, 1)))
   }
 
-  /// The guard in whole frames: the scheduler's commit point (nothing before it changes).
-  var guardFrames: Int { Int((guardSeconds / framePeriod).rounded(.up)) }
-
   /// One reading of the board's clock for a change computed now: the board's current frame,
-  /// and the frames beyond the scheduler's whole-frame guard the change must wait so that it
-  /// starts at least ``guardSeconds`` after the board's time now (not after the current frame's
-  /// start, which would leave between one frame less and the guard: a 2 ms guard left 1–2 ms, and
-  /// a change that needed 1.0 ms to reach the board arrived 0.02 ms after its frame) and behind
-  /// what the host already wrote that is still on the wire (a refill just written at 1 Mbaud: 2
-  /// of 1 000 replaces arrived after their frame without). Nil before clock sync.
-  func changeClock() -> (now: Int, extra: Int)? {
+  /// and the least frame the change may take effect at — the first that starts at least
+  /// ``guardSeconds`` after the board's time now (not after the current frame's start, which
+  /// would leave between one frame less and the guard: a 2 ms guard left 1–2 ms, and a change
+  /// that needed 1.0 ms to reach the board arrived 0.02 ms after its frame), behind what the host
+  /// already wrote that is still on the wire (a refill just written at 1 Mbaud: 2 of 1 000
+  /// replaces arrived after their frame without). Nil before clock sync.
+  func changeClock() -> (now: Int, least: Int)? {
     guard let seconds = link.boardSeconds(atHost: link.hostNow) else { return nil }
     let now = Int((seconds / framePeriod).rounded(.down))
-    let earliest = Int(((seconds + guardSeconds + link.wireBacklog) / framePeriod).rounded(.up))
-    return (now, max(earliest - now - guardFrames, 0))
+    return (now, Int(((seconds + guardSeconds + link.wireBacklog) / framePeriod).rounded(.up)))
   }
 
   /// Sends a message that must follow every batch already computed (the engine's `stop`).

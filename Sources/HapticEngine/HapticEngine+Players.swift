@@ -87,7 +87,7 @@ extension HapticEngine {
         }
         guard state.running, var scheduler = state.scheduler.take() else { throw .notRunning("player \(id)") }
         defer { state.scheduler = scheduler }
-        guard let (now, extra) = changeClock() else {
+        guard let (now, least) = changeClock() else {
           throw HapticEngineError(.engineNotRunning, "no clock sync with the board")
         }
         switch action {
@@ -109,7 +109,7 @@ extension HapticEngine {
         // it to work out its next pass (while something plays its deadline still holds: a
         // replace re-renders up to the same head).
         let wasQuiet = scheduler.isQuiet
-        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now, extra: extra)
+        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now, least: least)
         state.players[id]?.pending = pending + [(asked, placed)]
         let marks = scheduler.takeAudioMarks()
         return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
@@ -124,8 +124,8 @@ extension HapticEngine {
     computeAndSend {
       state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
         state.players[id]?.pending = []
-        guard state.running, let (now, extra) = changeClock() else { return ([], ()) }
-        return (state.scheduler?.modify(at: now, now: now, extra: extra) { $0.clearActions(track: id) } ?? [], ())
+        guard state.running, let (now, least) = changeClock() else { return ([], ()) }
+        return (state.scheduler?.modify(at: now, now: now, least: least) { $0.clearActions(track: id) } ?? [], ())
       }
     }
     try perform(.stop, player: id, at: 0)
@@ -141,9 +141,9 @@ extension HapticEngine {
         if let enabled { loop.enabled = enabled }
         if let end { loop.end = end }
         state.players[id]?.loop = loop
-        guard state.running, let (now, extra) = changeClock() else { return ([], []) }
+        guard state.running, let (now, least) = changeClock() else { return ([], []) }
         let batches =
-          state.scheduler?.modify(at: now, now: now, extra: extra) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
+          state.scheduler?.modify(at: now, now: now, least: least) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
         let marks = state.scheduler?.takeAudioMarks() ?? []
         return (batches, configuration.audioOutput == nil ? [] : marks)
       }

@@ -158,8 +158,8 @@ public final class HapticEngine: Sendable {
       computeAndSend {
         state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
           state.handlers.muted = newValue
-          guard state.running, let (now, extra) = changeClock() else { return ([], ()) }
-          return (state.scheduler?.modify(at: now, now: now, extra: extra) { $0.muted = newValue } ?? [], ())
+          guard state.running, let (now, least) = changeClock() else { return ([], ()) }
+          return (state.scheduler?.modify(at: now, now: now, least: least) { $0.muted = newValue } ?? [], ())
         }
       }
     }

@@ -71,10 +71,10 @@ struct StreamScheduler: Sendable {
     head = base
   }
 
-  /// The earliest frame a change made now can reach: `extra` frames beyond the guard (the part
-  /// of the current frame already gone, what the host already wrote still on the wire ahead of
-  /// it; ``HapticEngine/changeClock()``).
-  func earliest(now: Int, extra: Int = 0) -> Int { max(now + guardFrames + extra, base.frame) }
+  /// The earliest frame a change made now can reach: the guard's frames on, and not before
+  /// `least` (the engine's reading of how far the change must go: the part of the current frame
+  /// already gone, what the host already wrote still on the wire; ``HapticEngine/changeClock()``).
+  func earliest(now: Int, least: Int = 0) -> Int { max(now + guardFrames, least, base.frame) }
 
   /// Moves on to the board's frame `now`: advances the base, renders up to `now + lookahead`
   /// and returns the batches to queue. A host that fell behind skips the lost frames (counted
@@ -106,15 +106,15 @@ struct StreamScheduler: Sendable {
 
   /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if
   /// earlier); returns the batches to send (a `replace` batch when the change falls in drive
-  /// already sent) and the frame it takes effect. `extra`: frames the change must wait beyond
-  /// the guard (``earliest(now:extra:)``).
+  /// already sent) and the frame it takes effect. `least`: the frame the change may take effect at,
+  /// at the earliest (``earliest(now:least:)``).
   mutating func schedule(
-    _ action: TrackAction, track id: Int, at frame: Int, now: Int, extra: Int = 0
+    _ action: TrackAction, track id: Int, at frame: Int, now: Int, least: Int = 0
   ) -> (batches: [Batch], frame: Int) {
     // Catch up first (as a pass of the loop would): the head then reaches past the earliest
     // frame, so the action goes out now as a replace instead of waiting for the next pass.
     var batches = tick(now: now)
-    let at = max(frame, earliest(now: now, extra: extra))
+    let at = max(frame, earliest(now: now, least: least))
     Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
     base.schedule(action, track: id, at: at)
     guard at < head.frame else {
@@ -126,10 +126,10 @@ struct StreamScheduler: Sendable {
     return (batches, at)
   }
 
-  /// Applies a change to every future frame from `frame` (loop settings, muting); `extra` as
-  /// for ``schedule(_:track:at:now:extra:)``.
-  mutating func modify(at frame: Int, now: Int, extra: Int = 0, _ change: (inout MixState) -> Void) -> [Batch] {
-    let at = max(frame, earliest(now: now, extra: extra))
+  /// Applies a change to every future frame from `frame` (loop settings, muting); `least` as
+  /// for ``schedule(_:track:at:now:least:)``.
+  mutating func modify(at frame: Int, now: Int, least: Int = 0, _ change: (inout MixState) -> Void) -> [Batch] {
+    let at = max(frame, earliest(now: now, least: least))
     Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
     change(&base)
     return rebase(from: base.frame, now: now)
