@@ -51,20 +51,9 @@ extension ClipWalker {
     if amplitude.isEmpty && errors.isEmpty {
       error("\(base).amplitude", "empty: a clip needs at least one amplitude breakpoint", at: value)
     }
-    // Meta's validator refuses these two; Apple-like leniency plays them (a moment; nothing).
-    if amplitude.count == 1, let only = amplitude.first {
-      warning(
-        "\(base).amplitude", "a single breakpoint (at \(only.time) s): the clip is a moment with no length (Meta's validator refuses it)",
-        at: amplitudeOffset)
-    } else if amplitude.count > 1, let last = amplitude.last, last.time <= 0 {
-      warning("\(base).amplitude", "every breakpoint is at 0 s: the clip lasts 0 s (Meta's validator refuses it)", at: amplitudeOffset)
-    }
-    // Meta's rule; Lofelt's own converter pairs break it by half a millisecond (2_points:
-    // 2.0 s against 1.9995 s), so it is a warning: the clip ends with its amplitude envelope.
-    if let last = frequency.last, let end = amplitude.last, last.time > end.time {
-      warning(
-        "\(base).frequency[\(last.index)].time",
-        "\(last.time) s is past the amplitude envelope's end (\(end.time) s): the clip ends there", at: last.offset)
+    if let message = ClipShape.lengthWarning(amplitude) { warning("\(base).amplitude", message, at: amplitudeOffset) }
+    if let last = frequency.last, let end = amplitude.last, let message = ClipShape.frequencyWarning(last: last.time, end: end.time) {
+      warning("\(base).frequency[\(last.index)].time", message, at: last.offset)
     }
     return (amplitude, frequency.map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: $0.value) })
   }

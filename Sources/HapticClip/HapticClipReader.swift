@@ -81,6 +81,12 @@ public struct HapticClipReader: Sendable {
     }
     warnings.append(
       AHAPDiagnostic(.warning, .invalidPatternData, path: "", message: "a version 0 (.vij) clip: upgraded to version 1 as Lofelt's SDK does"))
+    // The shape a version 1 file is warned of, so the written clip, read again, says nothing
+    // new (a frequency envelope cannot pass the end: v0's rules keep both within the duration,
+    // and the upgrade extends the amplitude envelope to it).
+    if let message = ClipShape.lengthWarning(clip.amplitude) {
+      warnings.append(AHAPDiagnostic(.warning, .invalidPatternData, path: "voices.envelopes[0]", message: message))
+    }
     for transient in dropped {
       warnings.append(
         AHAPDiagnostic(

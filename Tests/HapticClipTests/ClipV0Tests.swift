@@ -110,4 +110,25 @@ struct ClipV0Tests {
     let written = HapticClipWriter().bytes(document.clip)
     #expect(try HapticClipReader().read(written).warnings.isEmpty)
   }
+
+  /// Found by fuzzing: a v0 clip of one breakpoint upgraded without a word, and its written v1
+  /// file was then warned of being a moment with no length.
+  @Test("An upgraded v0 clip is warned of the shapes a v1 file is; written and read again, it says nothing new")
+  func upgradeWarnsAsVersionOne() throws {
+    let cases = [
+      (#"[[{"time": 0, "amplitude": 0.2}]]"#, "a single breakpoint (at 0.0 s)"),
+      (#"[[{"time": 0, "amplitude": 0.2}, {"time": 0, "amplitude": 0.4}]]"#, "every breakpoint is at 0 s"),
+    ]
+    // The upgrade extends the envelope to the duration, so these last 0 s. (A frequency envelope
+    // cannot pass the end of an upgraded clip: v0's rules keep it within the duration.)
+    for (envelopes, expected) in cases {
+      let text = #"{"metadata": {"duration": 0}, "voices": {"envelopes": "# + envelopes + #", "transients": []}}"#
+      let document = try HapticClipReader().read(string: text, file: "shape.vij")
+      #expect(document.warnings.contains { $0.message.hasPrefix(expected) }, "\(envelopes): \(document.warnings)")
+      let again = try HapticClipReader().read(HapticClipWriter().bytes(document.clip), file: "written.haptic")
+      let known = Set(document.warnings.map(\.message))
+      #expect(again.clip == document.clip)
+      #expect(again.warnings.allSatisfy { known.contains($0.message) }, "\(envelopes): \(again.warnings)")
+    }
+  }
 }
