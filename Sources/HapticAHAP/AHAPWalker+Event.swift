@@ -9,6 +9,10 @@ extension AHAPWalker {
   /// Apple's cap on continuous events; longer ones load with a warning and play whole.
   static let appleContinuousCap = 30.0
 
+  /// How much earlier than its `EventDuration` a not-sustained event may fall silent without a
+  /// warning (``HapticErrorCode/endsEarly``): 10 ms, a few frames.
+  static let earlyEndMargin = 0.010
+
   func readEvent(_ value: JSONValue, path: () -> String) -> HapticEvent? {
     guard case .object(let object) = value.kind else {
       error(.badEventEntry, path(), at: value.offset, "an Event must be an object, found \(value.typeDescription)")
@@ -82,6 +86,17 @@ extension AHAPWalker {
       warn(
         .defaultApplied, "\(path()).EventDuration", at: fields[.eventDuration]?.offset,
         "the sustained \(event.type.rawValue) event has EventDuration 0; only a release tail plays (nothing if it has an attack)")
+    }
+    // A Sustained 0 event ends when its decay bottoms out (docs/semantics.md §11.4), by its
+    // own attack and decay times (dynamic controls may change them as it plays).
+    if !event.isSustained {
+      let end = EnvelopeTiming.seconds(event.value(of: .attackTime)) + EnvelopeTiming.seconds(event.value(of: .decayTime))
+      if duration - end > Self.earlyEndMargin {
+        warn(
+          .endsEarly, "\(path()).EventDuration", at: fields[.eventDuration]?.offset,
+          "the event is not sustained (Sustained 0): it falls silent after its attack and decay, at \(AHAPNumberFormat.string((end * 10_000).rounded() / 10_000)) s, "
+            + "\(AHAPNumberFormat.string(((duration - end) * 10_000).rounded() / 10_000)) s before its EventDuration of \(AHAPNumberFormat.string(duration)) s ends (Sustained 1 holds it)")
+      }
     }
     if duration > Self.appleContinuousCap {
       warn(

@@ -77,7 +77,7 @@ struct Convert: ParsableCommand {
     let pattern = job.pattern
     return JSONText.object([
       ("input", .string(input)), ("output", .string(output)), ("from", .string(from)), ("to", .string(job.target.rawValue)),
-      ("style", .string(style.rawValue)), ("duration_s", .number(pattern.duration)),
+      ("style", .string(style.rawValue)), ("pattern_duration_s", .number(pattern.duration)),
       ("events", .int(pattern.events.count)), ("curves", .int(pattern.curves.count)),
       ("lossless", .bool(!notes.contains { $0.kind == .lost })),
       (

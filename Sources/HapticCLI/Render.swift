@@ -15,7 +15,9 @@ struct Render: ParsableCommand {
                has no frequency control)
         json   the segment stream per channel (what goes on the wire) plus the stats
         svg    amplitude and frequency over time with the pattern's events marked
-        stats  one JSON object: duration_s, frames, segments, wire_bytes and more
+        stats  one JSON object: pattern_duration_s (Apple's: the last event's end),
+               drive_duration_s (until the drive is at rest), frames, segments,
+               wire_bytes and more
       Built-in boards: \(BoardProfile.builtIn.map(\.id).joined(separator: ", ")).
       """)
 

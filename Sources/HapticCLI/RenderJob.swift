@@ -112,7 +112,7 @@ struct RenderJob {
       ("board", .string(profile.id)),
       ("channels", .int(profile.channels.count)),
       ("frame_period_s", .number(profile.framePeriod)),
-      ("duration_s", .fixed(stats.duration, digits: 6)),
+      ("drive_duration_s", .fixed(stats.driveDuration, digits: 6)),
       ("pattern_duration_s", .number(pattern.duration)),
       ("frames", .int(stats.frames)),
       ("segments", .int(stats.segments)),

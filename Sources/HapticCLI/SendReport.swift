@@ -9,8 +9,12 @@ struct SendReport {
   var source: String
   /// The engine's counters of the run.
   var engine: HapticEngine.Report
-  /// Board seconds from the start to the end of the run.
-  var duration: Double
+  /// The pattern's duration (Apple's, docs/semantics.md §5; the longest of several), nil for
+  /// a ROM effect.
+  var patternDuration: Double?
+  /// Board seconds from the player's start until the drive came to rest (the same as
+  /// `render`'s for the same pattern), nil for a ROM effect (its length is the driver's).
+  var driveDuration: Double?
   /// Wall-clock seconds of the whole command.
   var wall: Double
   /// The largest onset error measured, seconds (nil when none was).
@@ -26,7 +30,8 @@ struct SendReport {
     JSONText.object([
       ("board", .string(board)),
       ("source", .string(source)),
-      ("duration_s", .fixed(duration, digits: 4)),
+      ("pattern_duration_s", patternDuration.map { .number($0) } ?? .null),
+      ("drive_duration_s", driveDuration.map { .fixed($0, digits: 6) } ?? .null),
       ("frames", .int(engine.framesRendered)),
       ("segments", .int(engine.segments)),
       ("wire_bytes", .int(engine.wireBytes)),
@@ -44,7 +49,11 @@ struct SendReport {
   /// The one-line summary.
   var line: String {
     let onsetText = onsetError.map { Decimal6.string($0 * 1000, digits: 3) + " ms" } ?? "n/a"
-    return "played on \(board): \(Decimal6.string(duration, digits: 3)) s, \(engine.framesRendered) frames, "
+    let durations = [
+      patternDuration.map { "pattern \(Decimal6.string($0, digits: 3)) s" },
+      driveDuration.map { "drive \(Decimal6.string($0, digits: 3)) s" },
+    ].compactMap { $0 }.joined(separator: ", ")
+    return "played on \(board): \(durations.isEmpty ? "" : durations + ", ")\(engine.framesRendered) frames, "
       + "\(engine.wireBytes) wire bytes, \(engine.retransmissions) retransmits, \(underruns) underruns, "
       + "\(engine.lateSegments) late segments, lookahead up to \(Decimal6.string(engine.lookahead * 1000, digits: 1)) ms, "
       + "max onset error \(onsetText)"

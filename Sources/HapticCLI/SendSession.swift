@@ -66,7 +66,7 @@ final class SendSession: Sendable {
       return 1
     }
     let startWall = Date()
-    let outcome: (duration: Double, onsetError: Double?)
+    let outcome: PlayOutcome
     do {
       if !plays.isEmpty {
         outcome = try play(plays)
@@ -89,9 +89,13 @@ final class SendSession: Sendable {
     let report = wasReset ? engine.report : engine.reportWithBoardStatus(timeout: 0.5)
     engine.close()
     if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
+    // The drive came to rest where the engine's render did; a reset ended it where the run
+    // ended (the board lost what it had queued).
+    var drive = outcome.start.map { start in max((report.driveEnd ?? start) - start, 0) }
+    if wasReset, let played = drive, let start = outcome.start { drive = min(played, max(outcome.ended - start, 0)) }
     let sent = SendReport(
-      board: board, source: options.source, engine: report, duration: outcome.duration,
-      wall: Date().timeIntervalSince(startWall), onsetError: outcome.onsetError,
+      board: board, source: options.source, engine: report, patternDuration: outcome.patternDuration,
+      driveDuration: drive, wall: Date().timeIntervalSince(startWall), onsetError: outcome.onsetError,
       stoppedBy: state.withLock { $0.stoppedBy })
     if let failure = state.withLock({ $0.failure }) {
       if wasReset { print(options.json ? sent.json : sent.line) }
@@ -106,7 +110,16 @@ final class SendSession: Sendable {
   /// that they start in step.
   static let inStepLead = 0.1
 
-  private func play(_ plays: [ChannelPlay]) throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {
+  /// How a run went: its start and end (board seconds; no start for a ROM effect), the
+  /// pattern's duration and the onset error.
+  private struct PlayOutcome {
+    var start: Double?
+    var ended: Double
+    var patternDuration: Double?
+    var onsetError: Double?
+  }
+
+  private func play(_ plays: [ChannelPlay]) throws(HapticEngineError) -> PlayOutcome {
     var players: [HapticAdvancedPatternPlayer] = []
     state.withLock { $0.playing = plays.count }
     for play in plays {
@@ -142,7 +155,9 @@ final class SendSession: Sendable {
       if progress { drawProgress(elapsed: engine.currentTime - start, total: max(length, 0)) }
     }
     if state.withLock({ $0.interrupted }) { for player in players { try? player.stop() } }
-    return (max(engine.currentTime - start, 0), onsetError(plays, start: start))
+    return PlayOutcome(
+      start: start, ended: engine.currentTime, patternDuration: plays.map(\.pattern.duration).max(),
+      onsetError: onsetError(plays, start: start))
   }
 
   /// The largest difference between where an event's first drive frame landed and where the
@@ -176,7 +191,7 @@ final class SendSession: Sendable {
     return measured > 0 ? worst : nil
   }
 
-  private func playROM() throws(HapticEngineError) -> (duration: Double, onsetError: Double?) {
+  private func playROM() throws(HapticEngineError) -> PlayOutcome {
     guard engine.capabilities.features.contains(.romEffects) else {
       throw HapticEngineError(
         .notSupported, "\(engine.capabilities.boardID) has no driver ROM effects (only DRV2605 boards do)")
@@ -191,7 +206,7 @@ final class SendSession: Sendable {
     // ROM effects last well under a second; wait for it to play out (or a signal).
     let deadline = Date().addingTimeInterval(0.6)
     while Date() < deadline && !state.withLock({ $0.interrupted }) { usleep(20_000) }
-    return (0.6, nil)
+    return PlayOutcome(start: nil, ended: engine.currentTime, patternDuration: nil, onsetError: nil)
   }
 
   private func startLiveReader(_ players: [HapticAdvancedPatternPlayer]) {

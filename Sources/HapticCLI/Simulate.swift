@@ -16,8 +16,10 @@ struct Simulate: ParsableCommand {
       driven damped mass-spring, an ERM as a first-order motor) at a fixed physics rate on a \
       virtual clock, and runs on until the actuator is at rest. Deterministic.
       Formats:
-        summary  JSON: per channel peak_g, rms_g, rise_ms (drive start → envelope at 90 % of \
-      its peak), stop_ms (drive end → envelope below 0.026 G), duration_s
+        summary  JSON: pattern_duration_s (Apple's: the last event's end), \
+      drive_duration_s (until the drive is at rest, as render's), simulated_s (with the \
+      ring-down); per channel peak_g, rms_g, rise_ms (drive start → envelope at 90 % of its \
+      peak), stop_ms (drive end → envelope below 0.026 G)
         csv      one row per physics step per channel: time_s,channel,drive,accel_g
         wav      acceleration as 16-bit audio at the physics rate, one channel per actuator \
       (full scale ±4 G)
@@ -75,7 +77,7 @@ struct Simulate: ParsableCommand {
     } catch {
       throw CLIError(error.description)
     }
-    let job = SimulationJob(simulation: simulation, source: file)
+    let job = SimulationJob(simulation: simulation, source: file, patternDuration: pattern.duration)
     // Both outputs are prepared before either is committed, so a failure leaves neither.
     let sink = try OutputSink(path: output)
     let duration: Double

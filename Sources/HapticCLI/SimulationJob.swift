@@ -7,11 +7,13 @@ struct SimulationJob {
   let simulation: PatternSimulation
   /// The pattern file, for titles.
   let source: String
+  /// The pattern's duration (Apple's, docs/semantics.md §5), for the summary.
+  let patternDuration: Double
 
   var configuration: SimulatorConfiguration { simulation.configuration }
 
-  /// `{"board", "file", "physics_rate_hz", "duration_s", "channels": [{channel, kind, peak_g,
-  /// rms_g, rise_ms, stop_ms, duration_s}]}`.
+  /// `{"board", "file", "physics_rate_hz", "pattern_duration_s", "drive_duration_s",
+  /// "simulated_s", "channels": [{channel, kind, peak_g, rms_g, rise_ms, stop_ms}]}`.
   func writeSummary(to sink: OutputSink) throws -> Double {
     var run = simulation
     var analyzer = ResponseAnalyzer(channels: configuration.profile.channels.count, stepRate: configuration.physicsRate)
@@ -24,14 +26,15 @@ struct SimulationJob {
         ("rms_g", .fixed(metrics.rms, digits: 4)),
         ("rise_ms", metrics.riseMilliseconds.map { .fixed($0, digits: 2) } ?? .null),
         ("stop_ms", metrics.stopMilliseconds.map { .fixed($0, digits: 2) } ?? .null),
-        ("duration_s", .fixed(metrics.duration, digits: 4)),
       ])
     }
     let summary = JSONText.object([
       ("board", .string(configuration.profile.id)),
       ("file", .string(source)),
       ("physics_rate_hz", .int(Int(configuration.physicsRate))),
-      ("duration_s", .fixed(duration, digits: 4)),
+      ("pattern_duration_s", .number(patternDuration)),
+      ("drive_duration_s", .fixed(run.driveDuration, digits: 6)),
+      ("simulated_s", .fixed(duration, digits: 4)),
       ("channels", .array(channels)),
     ])
     try sink.write(summary.rendered + "\n")

@@ -13,7 +13,7 @@ struct Validate: ParsableCommand {
       Exit status: 0 when every file loads (warnings allowed), 1 when any file fails.
       With --json, one JSON object per file, one per line, with the keys file, ok, warnings, \
       errors (each with code, appleCode, severity, path, message, line, column), events, parameters, \
-      curves and duration_s.
+      curves and pattern_duration_s (the end of the last event, Apple's pattern duration).
       """)
 
   @Argument(help: "AHAP or .haptic files to check.", completion: .file(extensions: ["ahap", "json", "haptic"]))

@@ -57,7 +57,7 @@ struct ValidationReport {
     if let pattern = document?.pattern {
       let summary =
         "\(plural(pattern.events.count, "event")), \(plural(pattern.parameters.count, "parameter")), "
-        + "\(plural(pattern.curves.count, "curve")), \(formatSeconds(pattern.duration))"
+        + "\(plural(pattern.curves.count, "curve")), pattern duration \(formatSeconds(pattern.duration))"
       lines.append("\(file): ok (\(summary))" + (counts.isEmpty ? "" : ", \(counts)"))
     } else {
       lines.append("\(file): FAILED, \(counts)")
@@ -75,7 +75,7 @@ struct ValidationReport {
       file: file, ok: ok,
       warnings: warnings.map(JSONDiagnostic.init), errors: errors.map(JSONDiagnostic.init),
       events: pattern?.events.count, parameters: pattern?.parameters.count,
-      curves: pattern?.curves.count, duration_s: pattern?.duration)
+      curves: pattern?.curves.count, pattern_duration_s: pattern?.duration)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(object), as: UTF8.self)
@@ -99,7 +99,8 @@ private struct JSONReport: Encodable {
   let events: Int?
   let parameters: Int?
   let curves: Int?
-  let duration_s: Double?
+  /// Apple's `CHHapticPattern.duration` (docs/semantics.md §5).
+  let pattern_duration_s: Double?
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -111,11 +112,11 @@ private struct JSONReport: Encodable {
     try container.encode(events, forKey: .events)
     try container.encode(parameters, forKey: .parameters)
     try container.encode(curves, forKey: .curves)
-    try container.encode(duration_s, forKey: .duration_s)
+    try container.encode(pattern_duration_s, forKey: .pattern_duration_s)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case file, ok, warnings, errors, events, parameters, curves, duration_s
+    case file, ok, warnings, errors, events, parameters, curves, pattern_duration_s
   }
 }
 

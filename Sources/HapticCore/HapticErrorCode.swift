@@ -85,6 +85,9 @@ public struct HapticErrorCode: Hashable, Sendable, CustomStringConvertible {
   public static let curveConvention = Self(name: "curveConvention", appleValue: nil)
   /// A continuous event longer than Apple's 30 s cap; hapticctl plays it whole.
   public static let longEvent = Self(name: "longEvent", appleValue: nil)
+  /// A continuous event that is not sustained falls silent (its attack and decay done) well
+  /// before its `EventDuration`; the rest of its duration plays nothing.
+  public static let endsEarly = Self(name: "endsEarly", appleValue: nil)
   /// The pattern has no entries; it plays nothing.
   public static let emptyPattern = Self(name: "emptyPattern", appleValue: nil)
   /// One pattern entry holds more than one of Event, Parameter and ParameterCurve.

@@ -67,6 +67,11 @@ public final class HapticEngine: Sendable {
     /// totals from its last status report, less those at the start).
     public var boardUnderruns = 0
     public var lateSegments = 0
+    /// Board seconds at which the drive sent last came to rest: the start of the first frame of
+    /// zero drive with every actuator at rest (as the host models it) after the last frame that
+    /// drove or braked; nil while nothing has driven. With a player's ``HapticPatternPlayer/startTime``
+    /// it gives the drive duration, the same as a render's (docs/semantics.md §13.7).
+    public var driveEnd: Double?
   }
 
   /// The board link.
@@ -203,6 +208,7 @@ public final class HapticEngine: Sendable {
         report.segments = counters.segments
         report.replaces = counters.replaces
         report.underruns = counters.underruns
+        report.driveEnd = counters.restFrame.map { Double($0) * framePeriod }
       }
       report.wireBytes = statistics.bytesSent
       report.retransmissions = statistics.retransmissions

@@ -11,6 +11,9 @@ struct MixState: Sendable {
   private(set) var tracks: [PlayerTrack] = []
   /// Mute everything (the engine's `isMutedForHaptics`).
   var muted = false
+  /// The last frame rendered that drove or braked, or in which a track played (nil before any):
+  /// the drive comes to rest at the next frame, as a render ends (docs/semantics.md §11.2).
+  private(set) var lastBusyFrame: Int?
 
   init(profile: BoardProfile, frame: Int) throws(RenderError) {
     self.frame = frame
@@ -84,6 +87,11 @@ struct MixState: Sendable {
     for channel in drives.indices {
       if muted { targets[channel].removeAll(keepingCapacity: true) }
       frames.append(drives[channel].frame(index: frame, targets: targets[channel]))
+    }
+    if frames.contains(where: { $0.level != 0 }) || tracks.contains(where: { $0.state == .playing })
+      || !drives.allSatisfy(\.isAtRest)
+    {
+      lastBusyFrame = frame
     }
     frame += 1
   }

@@ -26,6 +26,9 @@ struct StreamScheduler: Sendable {
     var replaces = 0
     /// Ticks that found the host behind the board (frames lost, not caught up).
     var underruns = 0
+    /// The frame at which the drive sent came to rest (the first after the last that drove or
+    /// braked), nil before anything drove.
+    var restFrame: Int?
   }
 
   /// Frames rendered ahead of the board's current frame (the engine adapts it to the link).
@@ -224,6 +227,7 @@ struct StreamScheduler: Sendable {
     for channel in encoders.indices {
       if let segment = encoders[channel].finish() { segments[channel].append(segment) }
     }
+    counters.restFrame = head.lastBusyFrame.map { $0 + 1 }
     let endsDriven = segments.contains { ($0.last?.endLevel ?? 0) != 0 }
     defer { lastSentDriven = endsDriven }
     guard driven || replace || lastSentDriven else { return [] }

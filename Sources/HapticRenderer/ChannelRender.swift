@@ -4,6 +4,10 @@ public import HapticCore
 public struct RenderStats: Sendable, Hashable {
   /// Seconds covered by the frames (frames × frame period).
   public var duration: Double = 0
+  /// Seconds until the drive comes to rest: the start of the render's last frame, the first of
+  /// zero drive with the actuator at rest after everything played (docs/semantics.md §11.2).
+  /// The drive duration every report gives (`drive_duration_s`); 0 when nothing drives.
+  public var driveDuration: Double = 0
   /// Frames over all channels.
   public var frames = 0
   /// Segments over all channels.
@@ -21,6 +25,7 @@ public struct RenderStats: Sendable, Hashable {
   /// Adds another channel's statistics (durations take the longest).
   public mutating func merge(_ other: RenderStats) {
     duration = Swift.max(duration, other.duration)
+    driveDuration = Swift.max(driveDuration, other.driveDuration)
     frames += other.frames
     segments += other.segments
     brakeSegments += other.brakeSegments
@@ -59,6 +64,7 @@ public struct ChannelRender: Sendable {
     guard let frame = renderer.next() else { return nil }
     stats.frames += 1
     stats.duration = Double(frame.index + 1) * period
+    stats.driveDuration = Double(frame.index) * period
     if abs(frame.level) > peakLevel {
       peakLevel = abs(frame.level)
       stats.peakAmplitude = Double(peakLevel) / Double(maxLevel)

@@ -13,6 +13,9 @@ public struct PatternSimulation: Sendable {
   public var tailLimit = 0.5
   /// Acceleration below which an actuator counts as at rest, G.
   public var restThreshold = 0.001
+  /// After ``run(into:)``: seconds until the drive came to rest, the start of the render's last
+  /// frame (the same as a render's `driveDuration`, docs/semantics.md §11.2).
+  public private(set) var driveDuration = 0.0
   private var renders: [FrameRenderer]
 
   /// Prepares a simulation of `pattern` on `configuration`'s board: on every channel, or on
@@ -49,6 +52,7 @@ public struct PatternSimulation: Sendable {
     var finished = Array(repeating: false, count: channels)
     var step = 0
     var frameIndex = -1
+    var lastRendered = 0
     var tailStart: Double?
     var quietSince = Array(repeating: 0.0, count: channels)
     while true {
@@ -59,6 +63,7 @@ public struct PatternSimulation: Sendable {
         frameIndex = frame
         for channel in 0..<channels where !finished[channel] {
           if let next = renders[channel].next() {
+            lastRendered = max(lastRendered, next.index)
             let level = Double(next.level) / maxLevel
             drive[channel] = (
               profile.amplitudeSigned ? level : max(level, 0), frequencyControl[channel] ? Double(next.frequency) : 0
@@ -80,7 +85,10 @@ public struct PatternSimulation: Sendable {
         if time - quietSince[channel] < 0.025 { allQuiet = false }
       }
       step += 1
-      if let tailStart, allQuiet || time - tailStart >= tailLimit { return time }
+      if let tailStart, allQuiet || time - tailStart >= tailLimit {
+        driveDuration = Double(lastRendered) * profile.framePeriod
+        return time
+      }
     }
   }
 }

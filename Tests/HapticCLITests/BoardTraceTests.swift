@@ -94,7 +94,7 @@ import Testing
     let report = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
     #expect(report["stopped_by"] as? String == "reset", "\(report)")
     #expect(try #require(report["frames"] as? Int) > 500, "the counters of the run before the reset")
-    let playedFor = try #require(report["duration_s"] as? Double)
+    let playedFor = try #require(report["drive_duration_s"] as? Double)
     #expect(playedFor > 0.5 && playedFor < 1.0, "the run ended at the reset, not at the pattern's end")
     let second = try CLIRunner.run(["send", held, "--port", server.firstLine, "--json", "--rate", "4"])
     #expect(second.status == 0, "\(second.stdout)\(second.stderr)")

@@ -52,7 +52,7 @@ import Testing
     #expect(sim.status == 0, "\(sim.stderr)")
     let report = try #require(try JSONSerialization.jsonObject(with: Data(sim.stdout.utf8)) as? [String: Any])
     #expect((report["source"] as? String)?.hasPrefix("channel 0: ") == true)
-    #expect(try #require(report["duration_s"] as? Double) > 1.4, "the longer pattern played to its end")
+    #expect(try #require(report["drive_duration_s"] as? Double) > 1.4, "the longer pattern played to its end")
     // Every onset on its channel within a frame of where it belongs, both started together.
     #expect(try #require(report["max_onset_error_ms"] as? Double) <= 1, "\(report)")
     // Over a served board: the probe lists both channels, and the same send plays.

@@ -31,7 +31,7 @@ struct RenderCommandTests {
     let result = try CLIRunner.run(["render", sparkle, "--board", "uno-drv2605l", "--format", "stats"])
     #expect(result.status == 0)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    for key in ["duration_s", "frames", "segments", "wire_bytes", "board", "naive_bytes", "brake_segments"] {
+    for key in ["drive_duration_s", "pattern_duration_s", "frames", "segments", "wire_bytes", "board", "naive_bytes", "brake_segments"] {
       #expect(object[key] != nil, "missing \(key)")
     }
     #expect(object["board"] as? String == "uno-drv2605l")

@@ -47,7 +47,7 @@ struct SendCommandTests {
     let result = try CLIRunner.run(["send", Self.transient, "--sim", "--json"])
     #expect(result.status == 0, "\(result.stderr)")
     let report = try object(result.stdout)
-    for key in ["duration_s", "wire_bytes", "retransmits", "underruns", "max_onset_error_ms"] {
+    for key in ["pattern_duration_s", "drive_duration_s", "wire_bytes", "retransmits", "underruns", "max_onset_error_ms"] {
       #expect(report[key] != nil, "missing \(key)")
     }
     #expect(try #require(report["wire_bytes"] as? Int) > 0)
@@ -79,7 +79,7 @@ struct SendCommandTests {
     #expect(result.stderr.contains("unknown command 'nonsense'"))
     let report = try object(result.stdout)
     #expect(report["stopped_by"] as? String == "stop")
-    #expect(try #require(report["duration_s"] as? Double) > 1)
+    #expect(try #require(report["drive_duration_s"] as? Double) > 1)
     #expect(try #require(report["wire_bytes"] as? Int) > 100)
     #expect(report["retransmits"] is Int && report["underruns"] is Int)
   }

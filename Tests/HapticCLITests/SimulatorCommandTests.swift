@@ -64,7 +64,7 @@ struct SimulatorCommandTests {
     #expect(try #require(channel["peak_g"] as? Double) > 0.1)
     #expect(channel["rise_ms"] is Double && channel["stop_ms"] is Double)
     #expect(try #require(channel["stop_ms"] as? Double) <= 12)
-    #expect(channel["rms_g"] is Double && channel["duration_s"] is Double)
+    #expect(channel["rms_g"] is Double && object["simulated_s"] is Double && object["drive_duration_s"] is Double)
   }
 
   @Test("simulate csv, wav and svg outputs")

@@ -42,7 +42,7 @@ struct ValidateCommandTests {
     #expect(first["ok"] as? Bool == true)
     #expect(first["events"] as? Int == 3)
     #expect(first["curves"] as? Int == 1)
-    #expect((first["duration_s"] as? Double) == 45)
+    #expect((first["pattern_duration_s"] as? Double) == 45)
     let warnings = try #require(first["warnings"] as? [[String: Any]])
     #expect(warnings.count == 18)
     #expect(warnings.allSatisfy { $0["code"] is String && $0["path"] is String && $0["message"] is String })
