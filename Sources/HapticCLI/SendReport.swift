@@ -17,8 +17,8 @@ struct SendReport {
   var driveDuration: Double?
   /// Wall-clock seconds of the whole command.
   var wall: Double
-  /// The largest onset error measured, seconds (nil when none was).
-  var onsetError: Double?
+  /// The largest onset error measured, and what from (nil error when none was).
+  var onsets: OnsetMeasurement
   /// Why the run ended: `end`, `stop`, `signal` or `reset`.
   var stoppedBy: String
 
@@ -40,7 +40,8 @@ struct SendReport {
       ("lookahead_ms", .fixed(engine.lookahead * 1000, digits: 1)),
       ("underruns", .int(underruns)),
       ("late_segments", .int(engine.lateSegments)),
-      ("max_onset_error_ms", onsetError.map { .fixed($0 * 1000, digits: 3) } ?? .null),
+      ("max_onset_error_ms", onsets.error.map { .fixed($0 * 1000, digits: 3) } ?? .null),
+      ("onset_error_basis", .string(onsets.basis)),
       ("stopped_by", .string(stoppedBy)),
       ("wall_s", .fixed(wall, digits: 3)),
     ]).rendered
@@ -48,7 +49,7 @@ struct SendReport {
 
   /// The one-line summary.
   var line: String {
-    let onsetText = onsetError.map { Decimal6.string($0 * 1000, digits: 3) + " ms" } ?? "n/a"
+    let onsetText = onsets.error.map { Decimal6.string($0 * 1000, digits: 3) + " ms (\(onsets.basis))" } ?? "n/a (\(onsets.basis))"
     let durations = [
       patternDuration.map { "pattern \(Decimal6.string($0, digits: 3)) s" },
       driveDuration.map { "drive \(Decimal6.string($0, digits: 3)) s" },

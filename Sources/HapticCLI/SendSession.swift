@@ -87,15 +87,20 @@ final class SendSession: Sendable {
     let wasReset = state.withLock { $0.stoppedBy == "reset" }
     // After a reset the board's counters started again: keep those of its last status before.
     let report = wasReset ? engine.report : engine.reportWithBoardStatus(timeout: 0.5)
-    engine.close()
-    if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
     // The drive came to rest where the engine's render did; a reset ended it where the run
     // ended (the board lost what it had queued).
     var drive = outcome.start.map { start in max((report.driveEnd ?? start) - start, 0) }
     if wasReset, let played = drive, let start = outcome.start { drive = min(played, max(outcome.ended - start, 0)) }
+    let onsets = outcome.start.map { start in
+      OnsetMeasurement.measure(
+        outcome.plays, start: start, seek: options.seek, rate: options.rate, engine: engine, report: report, wasReset: wasReset)
+    }
+    engine.close()
+    if isatty(STDERR_FILENO) == 1 && !options.json { printError("") }
     let sent = SendReport(
       board: board, source: options.source, engine: report, patternDuration: outcome.patternDuration,
-      driveDuration: drive, wall: Date().timeIntervalSince(startWall), onsetError: outcome.onsetError,
+      driveDuration: drive, wall: Date().timeIntervalSince(startWall),
+      onsets: onsets ?? OnsetMeasurement(error: nil, basis: "not measured: a ROM effect is timed by the driver"),
       stoppedBy: state.withLock { $0.stoppedBy })
     if let failure = state.withLock({ $0.failure }) {
       if wasReset { print(options.json ? sent.json : sent.line) }
@@ -116,7 +121,7 @@ final class SendSession: Sendable {
     var start: Double?
     var ended: Double
     var patternDuration: Double?
-    var onsetError: Double?
+    var plays: [ChannelPlay] = []
   }
 
   private func play(_ plays: [ChannelPlay]) throws(HapticEngineError) -> PlayOutcome {
@@ -155,40 +160,7 @@ final class SendSession: Sendable {
       if progress { drawProgress(elapsed: engine.currentTime - start, total: max(length, 0)) }
     }
     if state.withLock({ $0.interrupted }) { for player in players { try? player.stop() } }
-    return PlayOutcome(
-      start: start, ended: engine.currentTime, patternDuration: plays.map(\.pattern.duration).max(),
-      onsetError: onsetError(plays, start: start))
-  }
-
-  /// The largest difference between where an event's first drive frame landed and where the
-  /// pattern puts it (board time). On the in-process simulator it is measured from the
-  /// board's drive log; on a serial board it is the frame rounding plus the clock-sync
-  /// uncertainty (half the fastest round trip), the most a start can be off.
-  private func onsetError(_ plays: [ChannelPlay], start: Double) -> Double? {
-    let period = engine.profile.framePeriod
-    guard let link = engine.link as? SimulatorBoardLink else {
-      return period / 2 + engine.link.clockUncertainty
-    }
-    let board = link.snapshot
-    let frequency = Double(engine.capabilities.clockFrequency)
-    var worst = 0.0
-    var measured = 0
-    let onsets = plays.flatMap { play in
-      play.pattern.events.filter { $0.type.isHaptic && $0.time >= options.seek }.map { (time: ($0.time - options.seek) / options.rate, channels: play.channels) }
-    }
-    for expected in onsets.sorted(by: { $0.time < $1.time }).prefix(64) {
-      let target = start + expected.time
-      // The first drive change of its channels to a non-zero level within a frame of where the
-      // event belongs.
-      guard let change = board.driveLog.first(where: { change in
-        change.level != 0 && (expected.channels?.contains(change.channel) ?? true)
-          && abs(Double(board.boardTicks(at: change.time)) / frequency - target) <= 2 * period
-      }) else { continue }
-      worst = max(worst, abs(Double(board.boardTicks(at: change.time)) / frequency - target))
-      measured += 1
-    }
-    // No onset found (nothing drove, or the board kept no log): unknown, not 0.
-    return measured > 0 ? worst : nil
+    return PlayOutcome(start: start, ended: engine.currentTime, patternDuration: plays.map(\.pattern.duration).max(), plays: plays)
   }
 
   private func playROM() throws(HapticEngineError) -> PlayOutcome {
@@ -206,7 +178,7 @@ final class SendSession: Sendable {
     // ROM effects last well under a second; wait for it to play out (or a signal).
     let deadline = Date().addingTimeInterval(0.6)
     while Date() < deadline && !state.withLock({ $0.interrupted }) { usleep(20_000) }
-    return PlayOutcome(start: nil, ended: engine.currentTime, patternDuration: nil, onsetError: nil)
+    return PlayOutcome(start: nil, ended: engine.currentTime, patternDuration: nil)
   }
 
   private func startLiveReader(_ players: [HapticAdvancedPatternPlayer]) {

@@ -60,6 +60,8 @@ extension HapticEngine {
     requestStatus()
     let deadline = link.hostNow + timeout
     while state.withLock({ $0.statusCount }) == before && link.hostNow < deadline { usleep(2_000) }
+    var report = report
+    report.boardStatusAnswered = state.withLock { $0.statusCount } != before
     return report
   }
 }

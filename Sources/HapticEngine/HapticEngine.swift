@@ -67,11 +67,26 @@ public final class HapticEngine: Sendable {
     /// totals from its last status report, less those at the start).
     public var boardUnderruns = 0
     public var lateSegments = 0
+    /// From ``HapticEngine/reportWithBoardStatus(timeout:)``: whether the board answered the
+    /// status it asked for (else the board's counters are those of an earlier status).
+    public var boardStatusAnswered = false
     /// Board seconds at which the drive sent last came to rest: the start of the first frame of
     /// zero drive with every actuator at rest (as the host models it) after the last frame that
     /// drove or braked; nil while nothing has driven. With a player's ``HapticPatternPlayer/startTime``
     /// it gives the drive duration, the same as a render's (docs/semantics.md §13.7).
     public var driveEnd: Double?
+    /// The onsets of the drive sent, in board time: where a channel's drive went from level 0
+    /// to non-zero, the first 1 024 (re-rendered drive replaces what it superseded). With no
+    /// late batch on the board (``lateSegments`` 0) the board drove each at exactly this time.
+    public var onsets: [DriveOnset] = []
+  }
+
+  /// Where a channel's drive starts after a silence (``Report/onsets``).
+  public struct DriveOnset: Sendable, Hashable {
+    /// Board seconds: the start of the frame.
+    public var time: Double
+    /// The channel.
+    public var channel: Int
   }
 
   /// The board link.
@@ -209,6 +224,7 @@ public final class HapticEngine: Sendable {
         report.replaces = counters.replaces
         report.underruns = counters.underruns
         report.driveEnd = counters.restFrame.map { Double($0) * framePeriod }
+        report.onsets = counters.onsets.map { DriveOnset(time: Double($0.frame) * framePeriod, channel: $0.channel) }
       }
       report.wireBytes = statistics.bytesSent
       report.retransmissions = statistics.retransmissions

@@ -14,6 +14,13 @@ struct MixState: Sendable {
   /// The last frame rendered that drove or braked, or in which a track played (nil before any):
   /// the drive comes to rest at the next frame, as a render ends (docs/semantics.md §11.2).
   private(set) var lastBusyFrame: Int?
+  /// The drive's onsets: frames at which a channel went from level 0 to non-zero, in order, the
+  /// first ``onsetLimit`` of them (a report checks the first events' onsets).
+  private(set) var onsets: [(frame: Int, channel: Int)] = []
+  /// Whether each channel's last frame drove (for ``onsets``).
+  private var driving: [Bool] = []
+  /// Onsets kept at most.
+  static let onsetLimit = 1_024
 
   init(profile: BoardProfile, frame: Int) throws(RenderError) {
     self.frame = frame
@@ -92,6 +99,12 @@ struct MixState: Sendable {
       || !drives.allSatisfy(\.isAtRest)
     {
       lastBusyFrame = frame
+    }
+    if driving.count != frames.count { driving = Array(repeating: false, count: frames.count) }
+    for channel in frames.indices {
+      let drives = frames[channel].level != 0
+      if drives && !driving[channel] && onsets.count < Self.onsetLimit { onsets.append((frame, channel)) }
+      driving[channel] = drives
     }
     frame += 1
   }

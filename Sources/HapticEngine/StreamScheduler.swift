@@ -29,6 +29,8 @@ struct StreamScheduler: Sendable {
     /// The frame at which the drive sent came to rest (the first after the last that drove or
     /// braked), nil before anything drove.
     var restFrame: Int?
+    /// The drive's onsets sent (``MixState/onsets``).
+    var onsets: [(frame: Int, channel: Int)] = []
   }
 
   /// Frames rendered ahead of the board's current frame (the engine adapts it to the link).
@@ -228,6 +230,7 @@ struct StreamScheduler: Sendable {
       if let segment = encoders[channel].finish() { segments[channel].append(segment) }
     }
     counters.restFrame = head.lastBusyFrame.map { $0 + 1 }
+    counters.onsets = head.onsets
     let endsDriven = segments.contains { ($0.last?.endLevel ?? 0) != 0 }
     defer { lastSentDriven = endsDriven }
     guard driven || replace || lastSentDriven else { return [] }
