@@ -37,7 +37,10 @@ extension SimulatedBoard {
       guard (10...5000).contains(milliseconds) else { return fail(.badPayload, frame.type) }
       watchdogTimeout = Double(milliseconds) / 1000
       return []
-    case .ack, .capabilities, .clock, .status, .resetNotice, .calibrationResult, .error:
+    case .identityRequest(let assign):
+      if serial == 0, let assign { serial = assign }
+      return send(.identity(serial: serial))
+    case .ack, .capabilities, .clock, .status, .resetNotice, .calibrationResult, .error, .identity:
       // Board-to-host messages (and errors from the host) need no action.
       return []
     }

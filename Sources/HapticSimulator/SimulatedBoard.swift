@@ -67,6 +67,9 @@ public struct SimulatedBoard: Sendable {
   var lastValidFrame = 0.0
   var calibration: [BoardCapabilities.Calibration]
   var calibrating: (channel: Int, until: Double)?
+  /// The serial the board keeps for life (`identity`, protocol v1.1; 0: none yet): kept across
+  /// resets, like the Unos' EEPROM.
+  public internal(set) var serial: UInt32
   private var step: Int64 = 0
   private var pending: [UInt8] = []
 
@@ -83,6 +86,7 @@ public struct SimulatedBoard: Sendable {
     frequencies = Array(repeating: 0, count: channels)
     peakAcceleration = Array(repeating: 0, count: channels)
     bootCount = configuration.bootCount
+    serial = configuration.serial
     watchdogTimeout = configuration.watchdog
     calibration = Array(repeating: configuration.supportsCalibration ? .uncalibrated : .notApplicable, count: channels)
     link = ReliableLink(session: UInt8(truncatingIfNeeded: bootCount))

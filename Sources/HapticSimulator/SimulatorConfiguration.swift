@@ -24,6 +24,8 @@ public struct SimulatorConfiguration: Sendable {
   public var watchdog = 0.100
   /// Boot counter at start (it increments on every simulated reset).
   public var bootCount: UInt16 = 1
+  /// The serial the board starts with (`identity`, protocol v1.1); 0: none until a host assigns one.
+  public var serial: UInt32 = 0
   /// Firmware name announced in capabilities.
   public var firmwareName = "hapticctl-sim"
   /// Firmware version announced in capabilities.
@@ -57,14 +59,18 @@ public struct SimulatorConfiguration: Sendable {
     if profile.channels.contains(where: { $0.frequencyControl != nil }) { features.insert(.frequencyControl) }
     if supportsCalibration { features.insert(.calibration) }
     if profile.amplitudeSigned { features.insert(.signedLevels) }
+    features.insert(.identity)
     let channels = profile.channels.enumerated().map { index, model in
-      BoardCapabilities.Channel(
+      let state = index < calibrated.count ? calibrated[index] : .notApplicable
+      // A calibrated channel announces the resonance its driver measured (the actuator's own).
+      let measured = state == .calibrated && index < actuators.count ? (actuators[index].resonantFrequency * 10).rounded() / 10 : nil
+      return BoardCapabilities.Channel(
         kind: noActuator ? .none : (model.kind == .lra ? .lra : .erm),
-        resonantFrequency: model.resonantFrequency,
+        resonantFrequency: measured ?? model.resonantFrequency,
         qualityFactor: model.qualityFactor,
         frequencyRange: model.frequencyControl.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) },
         amplitudeBits: profile.amplitudeBits,
-        calibration: index < calibrated.count ? calibrated[index] : .notApplicable)
+        calibration: state)
     }
     return BoardCapabilities(
       firmwareName: firmwareName, firmwareVersion: firmwareVersion, boardID: profile.id, bootCount: bootCount,

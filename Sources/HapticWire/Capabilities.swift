@@ -16,6 +16,8 @@ public struct BoardCapabilities: Sendable, Hashable {
     public static let romEffects = Features(rawValue: 1 << 4)
     /// Levels are signed: negative levels reverse-drive (brake).
     public static let signedLevels = Features(rawValue: 1 << 5)
+    /// The board keeps a serial for life and answers `identity request` (protocol v1.1).
+    public static let identity = Features(rawValue: 1 << 6)
   }
 
   /// Calibration state of a channel.

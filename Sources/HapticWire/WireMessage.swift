@@ -35,6 +35,11 @@ public enum WireMessage: Sendable, Hashable {
   case error(ProtocolError)
   /// Host → board: set the watchdog timeout.
   case setWatchdog(milliseconds: UInt16)
+  /// Host → board (v1.1, boards with the *identity* feature): report the serial the board keeps
+  /// for life; with `assign` (not 0), keep that one if the board has none yet.
+  case identityRequest(assign: UInt32?)
+  /// Board → host: the board's serial (0: none yet), the answer to `identity request`.
+  case identity(serial: UInt32)
 
   /// Message type bytes.
   public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
@@ -42,6 +47,7 @@ public enum WireMessage: Sendable, Hashable {
     case queueSegments = 0x05, replaceSegments = 0x06, stop = 0x07, statusRequest = 0x08
     case status = 0x09, heartbeat = 0x0A, resetNotice = 0x0B, calibrate = 0x0C
     case calibrationResult = 0x0D, playROMEffect = 0x0E, error = 0x0F, setWatchdog = 0x10
+    case identityRequest = 0x11, identity = 0x12
   }
 
   /// This message's type.
@@ -64,6 +70,8 @@ public enum WireMessage: Sendable, Hashable {
     case .playROMEffect: return .playROMEffect
     case .error: return .error
     case .setWatchdog: return .setWatchdog
+    case .identityRequest: return .identityRequest
+    case .identity: return .identity
     }
   }
 
@@ -95,6 +103,8 @@ public enum WireMessage: Sendable, Hashable {
       out.u8(error.messageType)
       out.u16(error.detail)
     case .setWatchdog(let milliseconds): out.u16(milliseconds)
+    case .identityRequest(let assign): if let assign { out.u32(assign) }
+    case .identity(let serial): out.u32(serial)
     }
     return out.bytes
   }
@@ -133,6 +143,15 @@ public enum WireMessage: Sendable, Hashable {
       let code = ProtocolError.Code(rawValue: try reader.u8()) ?? .internalError
       message = .error(ProtocolError(code: code, messageType: try reader.u8(), detail: try reader.u16()))
     case .setWatchdog: message = .setWatchdog(milliseconds: try reader.u16())
+    case .identityRequest:
+      guard reader.remaining > 0 else {
+        message = .identityRequest(assign: nil)
+        break
+      }
+      let assign = try reader.u32()
+      if assign == 0 { throw WireError(.badPayload, "identity request: a serial to assign must not be 0 (0 means none)") }
+      message = .identityRequest(assign: assign)
+    case .identity: message = .identity(serial: try reader.u32())
     }
     try reader.finish()
     return message

@@ -43,6 +43,8 @@ enum ExampleMessages {
     ("playROMEffect", .playROMEffect(channel: 0, library: 6, effect: 1, startTime: 124_000)),
     ("error", .error(ProtocolError(code: .unknownMessage, messageType: 0x42, detail: 0))),
     ("setWatchdog", .setWatchdog(milliseconds: 250)),
+    ("identityRequest", .identityRequest(assign: 0x1A2B_3C4D)),
+    ("identity", .identity(serial: 0x1A2B_3C4D)),
   ]
 }
 
