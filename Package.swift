@@ -159,7 +159,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "HapticCLITests",
-      dependencies: ["hapticctl", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio"]),
+      dependencies: ["hapticctl", "HapticCLI", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,8 @@ packages=(
   libelf-dev          # simavr loads the firmware ELF
   avrdude             # hapticctl flash
   arduino-core-avr    # Optiboot's source: the emulated Uno's bootloader (built by its make)
+  librsvg2-bin        # rsvg-convert: the plot tests render the SVG plots to PNG and check the image
+  fonts-dejavu-core   # the font the plots ask for first (the tests' text-width rule assumes it)
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -3,7 +3,7 @@ import HapticAHAP
 import HapticCore
 import HapticRenderer
 
-/// `hapticctl render FILE --board ID [--format csv|json|svg|stats] [-o OUT]`.
+/// `hapticctl render FILE --board ID [--format csv|json|svg|stats] [-o OUT] [--from S --to S]`.
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
@@ -14,7 +14,11 @@ struct Render: ParsableCommand {
                (amplitude -1…1 of full-scale drive, negative = braking; 0 Hz when the board
                has no frequency control)
         json   the segment stream per channel (what goes on the wire) plus the stats
-        svg    amplitude and frequency over time with the pattern's events marked
+        svg    per channel: amplitude over time, the drive frequency under it on channels
+               with frequency control (none on an ERM), the pattern's events marked above
+               (hover: type, time, duration, intensity, sharpness); --from S --to S plots that
+               window of pattern time only, at full resolution (the other formats are always
+               whole and refuse --from/--to)
         stats  one JSON object: pattern_duration_s (Apple's: the last event's end),
                drive_duration_s (until the drive is at rest), frames, segments,
                wire_bytes and more
@@ -55,7 +59,10 @@ struct Render: ParsableCommand {
 
   @OptionGroup var boardOptions: BoardOptions
 
+  @OptionGroup var window: PlotWindowOptions
+
   func validate() throws {
+    try window.validate(isSVG: format == .svg)
     _ = try PatternLoading.profile(board, boards: boardOptions)
   }
 
@@ -75,7 +82,7 @@ struct Render: ParsableCommand {
     switch format {
     case .csv: try job.writeCSV(to: sink)
     case .json: try job.writeJSON(to: sink)
-    case .svg: try job.writeSVG(to: sink)
+    case .svg: try job.writeSVG(to: sink, window: window)
     case .stats: try job.writeStats(to: sink)
     }
     try sink.commit()

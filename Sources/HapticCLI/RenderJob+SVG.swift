@@ -1,23 +1,19 @@
-import Foundation
 import HapticCore
 import HapticRenderer
 
 extension RenderJob {
-  /// Plot geometry.
-  private enum Plot {
-    static let width = 1200.0
-    static let left = 60.0
-    static let right = 20.0
-    static let amplitudeHeight = 160.0
-    static let frequencyHeight = 90.0
-    static let eventsHeight = 26.0
-    static let gap = 34.0
-    static var plotWidth: Double { width - left - right }
+  /// Heights of a render plot's panels.
+  private enum Heights {
+    static let amplitude = 150.0
+    static let frequency = 84.0
   }
 
-  /// Amplitude (and frequency, when the board has frequency control) over time per channel,
-  /// with the pattern's events marked above. Long renders are drawn as per-column min/max.
-  func writeSVG(to sink: OutputSink) throws {
+  /// Amplitude over time per channel, with the drive frequency under it on channels that have
+  /// frequency control (an ERM's has none, so it gets no frequency panel), and the pattern's
+  /// events marked above (hover shows each one's type, time, duration, intensity and
+  /// sharpness). Only `window` of pattern time is plotted, at full resolution within it; long
+  /// renders are drawn as per-column min/max.
+  func writeSVG(to sink: OutputSink, window requested: PlotWindowOptions) throws {
     // Pass 1: length.
     var frameCount = 1
     for var render in try channels() {
@@ -25,131 +21,109 @@ extension RenderJob {
       while render.next() != nil { count += 1 }
       frameCount = max(frameCount, count)
     }
-    let columns = Int(Plot.plotWidth)
-    let perColumn = max(1, Int((Double(frameCount) / Double(columns)).rounded(.up)))
-    let duration = Double(frameCount) * profile.framePeriod
-    let hasFrequency = profile.frequencyControl != nil
-    let channelHeight =
-      Plot.eventsHeight + Plot.amplitudeHeight + (hasFrequency ? Plot.frequencyHeight + 10 : 0) + Plot.gap
-    let height = 40 + Double(profile.channels.count) * channelHeight
-    func x(_ seconds: Double) -> Double { Plot.left + seconds / max(duration, 1e-9) * Plot.plotWidth }
-
-    var svg = """
-      <svg xmlns="http://www.w3.org/2000/svg" width="\(fmt(Plot.width))" height="\(fmt(height))" \
-      viewBox="0 0 \(fmt(Plot.width)) \(fmt(height))" font-family="sans-serif" font-size="11">
-      <rect width="100%" height="100%" fill="white"/>
-      <text x="\(fmt(Plot.left))" y="18" font-size="14">\(escape(source)) on \(escape(profile.name))</text>
-      <text x="\(fmt(Plot.width - Plot.right))" y="18" text-anchor="end" fill="#555">\(fmt(duration, 3)) s, \(frameCount) frames</text>
-
-      """
+    let period = profile.framePeriod
+    let end = Double(frameCount) * period
+    let window = try requested.window(end: end, of: "render")
+    var plot = SVGPlot()
+    let span = PlotWindowOptions.describe(window, end: end)
+    plot.title(name: source, rest: " on \(profile.name)", note: "\(span), \(frameCount) frames of \(s(period * 1000)) ms")
+    plot.legend(legend(), x: plot.plotLeft, y: PlotStyle.legendBaseline)
+    var top = PlotStyle.firstTop
     for (channel, var render) in try channels().enumerated() {
-      let top = 30 + Double(channel) * channelHeight
-      svg += eventMarks(top: top, x: x)
-      let ampTop = top + Plot.eventsHeight
-      let mid = ampTop + Plot.amplitudeHeight / 2
-      let scale = Plot.amplitudeHeight / 2
-      // Bucket the frames: min/max amplitude and mean frequency per column.
-      var lows: [Double] = []
-      var highs: [Double] = []
-      var hertz: [Double] = []
-      var low = Double.infinity, high = -Double.infinity, hzSum = 0.0, inBucket = 0
+      var amplitudes = PlotColumns(window: window, width: plot.plotWidth, samplePeriod: period)
+      var hertz = amplitudes
+      var index = 0
       while let (frame, _) = render.next() {
-        let a = amplitude(frame.level)
-        low = min(low, a)
-        high = max(high, a)
-        hzSum += Double(frame.frequency)
-        inBucket += 1
-        if inBucket == perColumn {
-          lows.append(low); highs.append(high); hertz.append(hzSum / Double(inBucket))
-          low = .infinity; high = -.infinity; hzSum = 0; inBucket = 0
-        }
+        let time = Double(index) * period
+        if time >= window.upperBound { break }
+        amplitudes.add(amplitude(frame.level), at: time)
+        if frame.level != 0 { hertz.add(Double(frame.frequency), at: time) }
+        index += 1
       }
-      if inBucket > 0 { lows.append(low); highs.append(high); hertz.append(hzSum / Double(inBucket)) }
-      let columnWidth = Plot.plotWidth * Double(perColumn) / Double(max(frameCount, 1))
-      svg += axes(top: ampTop, height: Plot.amplitudeHeight, label: "ch \(channel) amplitude", ticks: [(1, "+1"), (0, "0"), (-1, "−1")], mid: mid, scale: scale)
-      var upper = ""
-      var lower = ""
-      for i in lows.indices {
-        let px = Plot.left + (Double(i) + 0.5) * columnWidth
-        upper += "\(fmt(px)),\(fmt(mid - highs[i] * scale)) "
-        lower = "\(fmt(px)),\(fmt(mid - lows[i] * scale)) " + lower
-      }
-      svg += "<polygon points=\"\(upper)\(lower)\" fill=\"#3366cc\" fill-opacity=\"0.55\" stroke=\"#3366cc\" stroke-width=\"0.6\"/>\n"
-      if let band = profile.channels[channel].frequencyControl {
-        let fTop = ampTop + Plot.amplitudeHeight + 10
-        let fScale = Plot.frequencyHeight / (band.upperBound - band.lowerBound)
-        svg += "<rect x=\"\(fmt(Plot.left))\" y=\"\(fmt(fTop))\" width=\"\(fmt(Plot.plotWidth))\" height=\"\(fmt(Plot.frequencyHeight))\" fill=\"none\" stroke=\"#ccc\"/>\n"
-        svg += "<text x=\"\(fmt(Plot.left - 6))\" y=\"\(fmt(fTop + 10))\" text-anchor=\"end\">\(fmt(band.upperBound)) Hz</text>\n"
-        svg += "<text x=\"\(fmt(Plot.left - 6))\" y=\"\(fmt(fTop + Plot.frequencyHeight))\" text-anchor=\"end\">\(fmt(band.lowerBound)) Hz</text>\n"
-        var line = ""
-        for i in hertz.indices where highs[i] != 0 || lows[i] != 0 {
-          let px = Plot.left + (Double(i) + 0.5) * columnWidth
-          let clamped = min(max(hertz[i], band.lowerBound), band.upperBound)
-          line += "\(fmt(px)),\(fmt(fTop + Plot.frequencyHeight - (clamped - band.lowerBound) * fScale)) "
-        }
-        svg += "<polyline points=\"\(line)\" fill=\"none\" stroke=\"#cc6633\" stroke-width=\"1.2\"/>\n"
-      }
-      svg += timeAxis(y: ampTop + Plot.amplitudeHeight + (hasFrequency ? Plot.frequencyHeight + 10 : 0), duration: duration, x: x)
-    }
-    svg += "</svg>\n"
-    try sink.write(svg)
-  }
-
-  private func eventMarks(top: Double, x: (Double) -> Double) -> String {
-    var marks = "<text x=\"\(fmt(Plot.left - 6))\" y=\"\(fmt(top + 16))\" text-anchor=\"end\" fill=\"#555\">events</text>\n"
-    for event in pattern.events where event.type.isHaptic {
-      let intensity = event.value(of: .hapticIntensity)
-      if event.type == .hapticTransient {
-        marks += "<line x1=\"\(fmt(x(event.time)))\" y1=\"\(fmt(top + 4))\" x2=\"\(fmt(x(event.time)))\" y2=\"\(fmt(top + Plot.eventsHeight - 2))\" stroke=\"#d62728\" stroke-opacity=\"\(fmt(0.3 + 0.7 * intensity, 2))\"/>\n"
+      let model = profile.channels[channel]
+      let control = model.frequencyControl.map { ", drive \(s($0.lowerBound))–\(s($0.upperBound)) Hz" } ?? ", amplitude only"
+      plot.heading("channel \(channel): \(model.kind.rawValue), \(s(model.resonantFrequency)) Hz\(control)", y: top + 14)
+      top += PlotStyle.headingHeight
+      if playsOn?.contains(channel) ?? true {
+        eventLane(on: &plot, top: top, window: window)
       } else {
-        let end = event.time + (event.duration ?? 0)
-        marks += "<rect x=\"\(fmt(x(event.time)))\" y=\"\(fmt(top + 8))\" width=\"\(fmt(max(1, x(end) - x(event.time))))\" height=\"10\" fill=\"#2ca02c\" fill-opacity=\"\(fmt(0.15 + 0.5 * intensity, 2))\"/>\n"
+        plot.text(
+          "the pattern does not play on this channel", x: plot.plotLeft, y: top + 12, colour: PlotStyle.muted, role: "lane")
+      }
+      top += PlotStyle.eventsHeight
+      let levels = profile.amplitudeSigned ? -1.0...1.0 : 0.0...1.0
+      let (panel, next) = plot.panel(
+        top: top, height: Heights.amplitude, xDomain: window, yDomain: levels,
+        yTicks: PlotTicks.linear(levels, step: 0.5),
+        titles: PlotAxisTitles(x: "time (s)", y: "amplitude (full scale\(profile.amplitudeSigned ? ", below 0 brakes" : ""))"))
+      plot.band(in: panel, columns: amplitudes, colour: PlotStyle.amplitude)
+      top = next
+      if let band = model.frequencyControl {
+        let (panel, next) = plot.panel(
+          top: top, height: Heights.frequency, xDomain: window, yDomain: band,
+          yTicks: PlotTicks.linear(band, maxCount: 5), titles: PlotAxisTitles(x: "time (s)", y: "drive frequency (Hz)"))
+        plot.meanLine(in: panel, columns: hertz, colour: PlotStyle.frequency)
+        top = next
+      }
+      top += PlotStyle.channelGap
+    }
+    try sink.write(plot.rendered(height: top))
+  }
+
+  /// The legend: what each trace and mark is.
+  private func legend() -> [PlotLegendEntry] {
+    var entries = [PlotLegendEntry(mark: .band, colour: PlotStyle.amplitude, label: "amplitude (min/max per pixel)")]
+    if profile.channels.contains(where: { $0.frequencyControl != nil }) {
+      entries.append(PlotLegendEntry(mark: .line(dashed: false), colour: PlotStyle.frequency, label: "drive frequency"))
+    }
+    if pattern.events.contains(where: { $0.type == .hapticTransient }) {
+      entries.append(PlotLegendEntry(mark: .tick, colour: PlotStyle.transient, label: "transient event"))
+    }
+    if pattern.events.contains(where: { $0.type == .hapticContinuous }) {
+      entries.append(PlotLegendEntry(mark: .block, colour: PlotStyle.continuous, label: "continuous event"))
+    }
+    return entries
+  }
+
+  /// The lane of event marks above a channel's amplitude panel: the haptic events that overlap
+  /// `window`, each with a `<title>` that names it.
+  private func eventLane(on plot: inout SVGPlot, top: Double, window: ClosedRange<Double>) {
+    let lane = PlotRect(x: plot.plotLeft, y: top, width: plot.plotWidth, height: PlotStyle.eventsHeight - 6)
+    plot.addTraceArea(lane)
+    plot.text("events", x: lane.x - PlotStyle.tickLength - 3, y: lane.y + lane.height / 2 + 4, anchor: .end, role: "lane")
+    let span = max(window.upperBound - window.lowerBound, 1e-12)
+    func x(_ time: Double) -> Double {
+      lane.x + min(max((time - window.lowerBound) / span, 0), 1) * lane.width
+    }
+    var marks = "<g class=\"events\">\n"
+    marks += "<rect x=\"\(f(lane.x))\" y=\"\(f(lane.y))\" width=\"\(f(lane.width))\" height=\"\(f(lane.height))\" "
+    marks += "fill=\"#f7f7f7\"/>\n"
+    for event in pattern.events where event.type.isHaptic {
+      let end = event.time + (event.type == .hapticContinuous ? event.duration ?? 0 : 0)
+      guard end >= window.lowerBound, event.time <= window.upperBound else { continue }
+      let intensity = event.value(of: .hapticIntensity)
+      let title = "<title>\(SVGText.escape(describe(event)))</title>"
+      if event.type == .hapticTransient {
+        let opacity = f(0.35 + 0.65 * intensity, 2)
+        marks += "<line x1=\"\(f(x(event.time)))\" y1=\"\(f(lane.y + 1))\" x2=\"\(f(x(event.time)))\" y2=\"\(f(lane.maxY - 1))\" "
+        marks += "stroke=\"\(PlotStyle.transient)\" stroke-width=\"2\" stroke-opacity=\"\(opacity)\">\(title)</line>\n"
+      } else {
+        let opacity = f(0.2 + 0.6 * intensity, 2)
+        marks += "<rect x=\"\(f(x(event.time)))\" y=\"\(f(lane.y + 3))\" width=\"\(f(max(1, x(end) - x(event.time))))\" "
+        marks += "height=\"\(f(lane.height - 6))\" fill=\"\(PlotStyle.continuous)\" fill-opacity=\"\(opacity)\">\(title)</rect>\n"
       }
     }
-    return marks
+    plot.add(marks + "</g>\n")
   }
 
-  private func axes(
-    top: Double, height: Double, label: String, ticks: [(Double, String)], mid: Double, scale: Double
-  ) -> String {
-    var text = "<rect x=\"\(fmt(Plot.left))\" y=\"\(fmt(top))\" width=\"\(fmt(Plot.plotWidth))\" height=\"\(fmt(height))\" fill=\"none\" stroke=\"#ccc\"/>\n"
-    for (value, name) in ticks {
-      let y = mid - value * scale
-      text += "<line x1=\"\(fmt(Plot.left))\" y1=\"\(fmt(y))\" x2=\"\(fmt(Plot.left + Plot.plotWidth))\" y2=\"\(fmt(y))\" stroke=\"#eee\"/>\n"
-      text += "<text x=\"\(fmt(Plot.left - 6))\" y=\"\(fmt(y + 4))\" text-anchor=\"end\">\(name)</text>\n"
-    }
-    text += "<text x=\"\(fmt(Plot.left + 4))\" y=\"\(fmt(top + 12))\" fill=\"#555\">\(escape(label))</text>\n"
-    return text
+  /// `HapticTransient at 0.100 s, duration none, intensity 0.80, sharpness 0.40`.
+  func describe(_ event: HapticEvent) -> String {
+    let duration = event.duration.map { "\(f($0, 3)) s" } ?? "none"
+    return "\(event.type.rawValue) at \(f(event.time, 3)) s, duration \(duration), "
+      + "intensity \(f(event.value(of: .hapticIntensity), 2)), sharpness \(f(event.value(of: .hapticSharpness), 2))"
   }
 
-  private func timeAxis(y: Double, duration: Double, x: (Double) -> Double) -> String {
-    let steps: [Double] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600]
-    let step = steps.first { duration / $0 <= 12 } ?? 3600
-    var text = ""
-    var t = 0.0
-    while t <= duration + 1e-9 {
-      text += "<line x1=\"\(fmt(x(t)))\" y1=\"\(fmt(y))\" x2=\"\(fmt(x(t)))\" y2=\"\(fmt(y + 4))\" stroke=\"#888\"/>\n"
-      text += "<text x=\"\(fmt(x(t)))\" y=\"\(fmt(y + 15))\" text-anchor=\"middle\">\(fmt(t, step < 0.01 ? 3 : step < 1 ? 2 : 0)) s</text>\n"
-      t += step
-    }
-    return text
-  }
+  private func f(_ value: Double, _ digits: Int = 1) -> String { SVGText.number(value, digits) }
 
-  private func fmt(_ value: Double, _ digits: Int = 1) -> String { SVGText.number(value, digits) }
-
-  private func escape(_ text: String) -> String { SVGText.escape(text) }
-}
-
-/// Text helpers shared by the SVG writers.
-enum SVGText {
-  /// A coordinate or value with `digits` decimals, locale-free.
-  static func number(_ value: Double, _ digits: Int = 1) -> String {
-    Decimal6.string(value, digits: digits)
-  }
-
-  /// `text` escaped for XML content and attributes.
-  static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
+  private func s(_ value: Double) -> String { PlotWindowOptions.seconds(value) }
 }

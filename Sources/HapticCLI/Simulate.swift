@@ -6,7 +6,8 @@ import HapticCore
 import HapticRenderer
 import HapticSimulator
 
-/// `hapticctl simulate FILE --board ID [--format csv|wav|svg|summary] [-o OUT] [--audio OUT.wav]`.
+/// `hapticctl simulate FILE --board ID [--format csv|wav|svg|summary] [-o OUT] [--audio OUT.wav]
+/// [--from S --to S]`.
 struct Simulate: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "simulate",
@@ -23,7 +24,9 @@ struct Simulate: ParsableCommand {
         csv      one row per physics step per channel: time_s,channel,drive,accel_g
         wav      acceleration as 16-bit audio at the physics rate, one channel per actuator \
       (full scale ±4 G)
-        svg      drive and acceleration over time
+        svg      per channel: drive and acceleration over time, each with its time axis; \
+      --from S --to S plots that window of pattern time only, at full resolution (the other \
+      formats are always whole and refuse --from/--to)
       --audio OUT.wav mixes the pattern's audio events (AudioCustom files, resolved next to the \
       AHAP file; AudioContinuous tones) into a 48 kHz mono WAV aligned with the haptic timeline.
       """)
@@ -57,7 +60,10 @@ struct Simulate: ParsableCommand {
 
   @OptionGroup var boardOptions: BoardOptions
 
+  @OptionGroup var window: PlotWindowOptions
+
   func validate() throws {
+    try window.validate(isSVG: format == .svg)
     _ = try PatternLoading.profile(board, boards: boardOptions)
     if format == .wav && output == nil && isatty(STDOUT_FILENO) == 1 {
       throw ValidationError("--format wav writes binary audio: give -o FILE or redirect standard output")
@@ -85,7 +91,7 @@ struct Simulate: ParsableCommand {
     case .summary: duration = try job.writeSummary(to: sink)
     case .csv: duration = try job.writeCSV(to: sink)
     case .wav: duration = try job.writeWAV(to: sink)
-    case .svg: duration = try job.writeSVG(to: sink)
+    case .svg: duration = try job.writeSVG(to: sink, window: window)
     }
     var audioSink: OutputSink?
     if let audio {

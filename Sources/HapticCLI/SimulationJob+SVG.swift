@@ -2,74 +2,90 @@ import HapticRenderer
 import HapticSimulator
 
 extension SimulationJob {
-  /// Drive (−1…1 of full scale) and acceleration (G) over time per channel, drawn as
-  /// per-column min/max so long simulations stay small.
-  func writeSVG(to sink: OutputSink) throws -> Double {
-    var run = simulation
-    var recorder = SampleTrace(channels: configuration.profile.channels.count)
-    let duration = run.run(into: &recorder)
-    let width = 1200.0
-    let left = 60.0
-    let plotWidth = width - left - 20
-    let driveHeight = 120.0
-    let accelHeight = 160.0
-    let channelHeight = driveHeight + accelHeight + 60
-    let height = 40 + Double(recorder.drive.count) * channelHeight
-    var svg = """
-      <svg xmlns="http://www.w3.org/2000/svg" width="\(f(width))" height="\(f(height))" \
-      viewBox="0 0 \(f(width)) \(f(height))" font-family="sans-serif" font-size="11">
-      <rect width="100%" height="100%" fill="white"/>
-      <text x="\(f(left))" y="18" font-size="14">\(escape(source)) simulated on \(escape(configuration.profile.name))</text>
-      <text x="\(f(width - 20))" y="18" text-anchor="end" fill="#555">\(f(duration, 3)) s at \(Int(configuration.physicsRate)) Hz</text>
+  /// Heights of a simulation plot's panels.
+  private enum Heights {
+    static let drive = 110.0
+    static let acceleration = 150.0
+  }
 
-      """
+  /// Drive (−1…1 of full scale) and acceleration (G) over time per channel, each on its own
+  /// time axis, drawn as per-column min/max so long simulations stay small. Only `window` of
+  /// pattern time is plotted, at full resolution within it (the simulation still runs from the
+  /// start, so the actuator's state in the window is exact).
+  func writeSVG(to sink: OutputSink, window requested: PlotWindowOptions) throws -> Double {
+    var run = simulation
+    var recorder = WindowTrace(
+      channels: configuration.profile.channels.count, from: requested.from ?? 0, to: requested.to ?? .infinity)
+    let duration = run.run(into: &recorder)
+    let window = try requested.window(end: duration, of: "simulation")
+    let period = 1 / configuration.physicsRate
+    var plot = SVGPlot()
+    plot.title(
+      name: source, rest: " simulated on \(configuration.profile.name)",
+      note: "\(PlotWindowOptions.describe(window, end: duration)), physics at \(Int(configuration.physicsRate)) Hz")
+    plot.legend(
+      [
+        PlotLegendEntry(mark: .band, colour: PlotStyle.amplitude, label: "drive (min/max per pixel)"),
+        PlotLegendEntry(mark: .band, colour: PlotStyle.acceleration, label: "acceleration (min/max per pixel)"),
+      ], x: plot.plotLeft, y: PlotStyle.legendBaseline)
+    var top = PlotStyle.firstTop
     for channel in recorder.drive.indices {
-      let top = 30 + Double(channel) * channelHeight
-      let peak = max(recorder.acceleration[channel].map { abs($0) }.max() ?? 0, 0.05)
-      svg += band(
-        recorder.drive[channel], scale: 1, top: top + 10, height: driveHeight, left: left, width: plotWidth,
-        colour: "#1f6fb2", label: "drive ch \(channel)")
-      svg += band(
-        recorder.acceleration[channel], scale: Double(peak), top: top + driveHeight + 30, height: accelHeight,
-        left: left, width: plotWidth, colour: "#c0392b", label: "accel ±\(f(Double(peak), 2)) G")
+      var drive = PlotColumns(window: window, width: plot.plotWidth, samplePeriod: period)
+      var acceleration = drive
+      var peak = 0.0
+      for index in recorder.drive[channel].indices {
+        let time = recorder.start + Double(index) * period
+        drive.add(Double(recorder.drive[channel][index]), at: time)
+        acceleration.add(Double(recorder.acceleration[channel][index]), at: time)
+        if time < window.upperBound { peak = max(peak, Double(abs(recorder.acceleration[channel][index]))) }
+      }
+      let model = configuration.profile.channels[channel]
+      plot.heading("channel \(channel): \(model.kind.rawValue), \(s(model.resonantFrequency)) Hz", y: top + 14)
+      top += PlotStyle.headingHeight
+      let (drivePanel, next) = plot.panel(
+        top: top, height: Heights.drive, xDomain: window, yDomain: -1...1, yTicks: PlotTicks.linear(-1...1, step: 0.5),
+        titles: PlotAxisTitles(x: "time (s)", y: "drive (full scale)"))
+      plot.band(in: drivePanel, columns: drive, colour: PlotStyle.amplitude)
+      let scale = PlotTicks.niceCeiling(max(peak, 0.05))
+      let (accelerationPanel, end) = plot.panel(
+        top: next, height: Heights.acceleration, xDomain: window, yDomain: -scale...scale,
+        yTicks: PlotTicks.linear(-scale...scale, maxCount: 7),
+        titles: PlotAxisTitles(x: "time (s)", y: "acceleration (G), peak \(SVGText.number(peak, 2)) G"))
+      plot.band(in: accelerationPanel, columns: acceleration, colour: PlotStyle.acceleration)
+      top = end + PlotStyle.channelGap
     }
-    svg += "</svg>\n"
-    try sink.write(svg)
+    try sink.write(plot.rendered(height: top))
     return duration
   }
 
-  /// One plot: a zero line, a label and the min/max polygon of `samples` scaled to ±`scale`.
-  private func band(
-    _ samples: [Float], scale: Double, top: Double, height: Double, left: Double, width: Double,
-    colour: String, label: String
-  ) -> String {
-    let mid = top + height / 2
-    var text = """
-      <text x="4" y="\(f(mid + 4))" fill="#555">\(escape(label))</text>
-      <line x1="\(f(left))" y1="\(f(mid))" x2="\(f(left + width))" y2="\(f(mid))" stroke="#ccc"/>
+  private func s(_ value: Double) -> String { PlotWindowOptions.seconds(value) }
+}
 
-      """
-    guard !samples.isEmpty else { return text }
-    let columns = Int(width)
-    let perColumn = max(1, (samples.count + columns - 1) / columns)
-    var upper: [String] = []
-    var lower: [String] = []
-    var index = 0
-    while index < samples.count {
-      let slice = samples[index..<min(index + perColumn, samples.count)]
-      let x = left + Double(index) / Double(samples.count) * width
-      let high = Double(slice.max() ?? 0) / scale
-      let low = Double(slice.min() ?? 0) / scale
-      upper.append("\(f(x)),\(f(mid - high * height / 2))")
-      lower.append("\(f(x)),\(f(mid - low * height / 2))")
-      index += perColumn
-    }
-    text += "<polygon fill=\"\(colour)\" fill-opacity=\"0.6\" stroke=\"\(colour)\" stroke-width=\"0.5\" points=\""
-    text += (upper + lower.reversed()).joined(separator: " ") + "\"/>\n"
-    return text
+/// Keeps each step's drive and acceleration per channel from the step at `from` seconds on,
+/// up to the one at `to`: what a plot of that window needs, and no more.
+struct WindowTrace: SimulationTrace {
+  var drive: [[Float]]
+  var acceleration: [[Float]]
+  /// The time of the first step kept.
+  private(set) var start = 0.0
+  private let from: Double
+  private let to: Double
+  private var started = false
+
+  init(channels: Int, from: Double, to: Double) {
+    drive = Array(repeating: [], count: channels)
+    acceleration = Array(repeating: [], count: channels)
+    self.from = from
+    self.to = to
   }
 
-  private func f(_ value: Double, _ digits: Int = 1) -> String { SVGText.number(value, digits) }
-
-  private func escape(_ text: String) -> String { SVGText.escape(text) }
+  mutating func record(time: Double, channel: Int, drive level: Double, acceleration a: Double) {
+    guard time >= from, time <= to else { return }
+    if !started {
+      started = true
+      start = time
+    }
+    drive[channel].append(Float(level))
+    acceleration[channel].append(Float(a))
+  }
 }
