@@ -43,7 +43,8 @@ AVR_SRC  := $(PORTABLE_SRC) $(DRIVER_AVR_SRC) $(HAL_AVR_SRC) $(CORE_DIR)/main_av
 HARNESS_SRC := $(addprefix $(CORE_TEST_DIR)/,fake_hal.c host.c batch.c expect.c test_run.c)
 CORE_TEST_SRC := $(CORE_SRC) $(CORE_DIR)/driver_unstaged.c $(HARNESS_SRC) \
                  $(addprefix $(CORE_TEST_DIR)/,fake_driver.c test_core_main.c \
-                 test_wire.c test_vectors.c test_link.c test_playback.c test_board.c test_requests.c)
+                 test_wire.c test_vectors.c test_link.c test_playback.c test_board.c test_requests.c \
+                 test_identity.c)
 HOST_SRC := $(PORTABLE_SRC) $(HARNESS_SRC) $(TEST_SRC)
 HEADERS  := $(wildcard src/*.h) $(wildcard $(CORE_DIR)/*.h)
 TEST_HEADERS := $(wildcard test/*.h) $(wildcard $(CORE_TEST_DIR)/*.h)

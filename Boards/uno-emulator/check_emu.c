@@ -12,8 +12,11 @@
  *  5. silence -> the watchdog stops the drive (RTP 0) ~100 ms after our last frame, and the
  *     next status says "fired";
  *  6. calibration -> a calibration result (f0 175.1 Hz from the model);
- *  7. SIGINT -> exit status 0, --link removed;
- *  8. --no-chip -> status fault bit 2; a missing firmware file -> exit status 1.
+ *  7. v1.1: capabilities announce the measured f0, calibrated; `identity request` -> 0 (no
+ *     serial yet), then an assign kept; SIGUSR1 (a power cycle) -> both still there (the
+ *     firmware's EEPROM: calibration record, serial at 1020-1023), an assign then ignored;
+ *  8. SIGINT -> exit status 0, --link removed;
+ *  9. --no-chip -> status fault bit 2; a missing firmware file -> exit status 1.
  * Prints what it measured; exit status 0 when every check passed.
  */
 #define _GNU_SOURCE
@@ -63,6 +66,59 @@ static void check_without_chip(const char *emulator, const char *firmware, const
   EXPECT(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 1 && pty[0] == 0 && strstr(message, "cannot read"),
          "missing firmware: exit status %d, stderr \"%s\"", WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1,
          message);
+}
+
+/* Sends a request and waits up to 500 ms for the answer of type `answer` (NULL if none). */
+static const rx_frame_t *ask(rx_frame_t *frames, uint8_t type, const uint8_t *payload, uint8_t length, uint8_t answer) {
+  send_message(type, payload, length);
+  int n = receive(frames, 64, answer, 500);
+  return find(frames, n, answer);
+}
+
+/* The serial an `identity` answer carries; -1 without one. */
+static long long serial_of(const rx_frame_t *identity) {
+  if (!identity || identity->frame.length != 4) return -1;
+  const uint8_t *p = identity->payload;
+  return (long long)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+/* Capabilities' f0 (x10) and calibration state of the LRA; checks their values. */
+static void expect_calibrated_f0(rx_frame_t *frames, const char *when) {
+  const rx_frame_t *caps = ask(frames, MSG_IDENTIFY, NULL, 0, MSG_CAPABILITIES);
+  const uint8_t *q = caps && caps->frame.length == 60 ? caps->payload + 34 : NULL;
+  EXPECT(q && le16(q + 12) == 0x5B && le16(q + 16) == 1751 && q[25] == 2,
+         "%s: capabilities features 0x%02X, f0 %.1f Hz, calibration %d (calibrated: the measured f0)", when,
+         q ? le16(q + 12) : 0, q ? le16(q + 16) / 10.0 : 0, q ? q[25] : -1);
+}
+
+/* v1.1 (§6.3, §6.11) after a calibration: the measured f0 and the serial, also after a power
+ * cycle (SIGUSR1), which keeps the EEPROM. */
+static void check_identity(pid_t child, rx_frame_t *frames) {
+  expect_calibrated_f0(frames, "after the calibration");
+  const uint8_t assign[4] = {0x4D, 0x3C, 0x2B, 0x1A}; /* 0x1A2B3C4D, the §9 vector's */
+  long long serial = serial_of(ask(frames, MSG_IDENTITY_REQUEST, NULL, 0, MSG_IDENTITY));
+  EXPECT(serial == 0, "identity request: serial %lld (none yet)", serial);
+  double sent = now_us();
+  const rx_frame_t *identity = ask(frames, MSG_IDENTITY_REQUEST, assign, 4, MSG_IDENTITY);
+  serial = serial_of(identity);
+  EXPECT(serial == 0x1A2B3C4D, "identity request assigning 0x1A2B3C4D: serial 0x%llX, %.1f ms after the request",
+         serial, identity ? (identity->time - sent) / 1000 : 0);
+  /* Power cycle: a new boot (reset notice with SYN, power-on), then a host of its own. */
+  kill(child, SIGUSR1);
+  usleep(300000);
+  reset_host();
+  send_message(MSG_IDENTIFY, NULL, 0);
+  int n = receive(frames, 64, MSG_CAPABILITIES, 1000);
+  const rx_frame_t *notice = find(frames, n, MSG_RESET_NOTICE);
+  EXPECT(notice && le16(notice->payload) == 2 && notice->payload[2] == 1,
+         "power cycle: reset notice, boot count %u, cause %u (power-on)", notice ? le16(notice->payload) : 0,
+         notice ? notice->payload[2] : 0);
+  expect_calibrated_f0(frames, "after the power cycle");
+  serial = serial_of(ask(frames, MSG_IDENTITY_REQUEST, NULL, 0, MSG_IDENTITY));
+  EXPECT(serial == 0x1A2B3C4D, "identity request after the power cycle: serial 0x%llX (kept)", serial);
+  const uint8_t other[4] = {5, 0, 0, 0};
+  serial = serial_of(ask(frames, MSG_IDENTITY_REQUEST, other, 4, MSG_IDENTITY));
+  EXPECT(serial == 0x1A2B3C4D, "identity request assigning 5: serial 0x%llX (the board keeps its own)", serial);
 }
 
 int main(int argc, char **argv) {
@@ -279,7 +335,10 @@ int main(int argc, char **argv) {
          result ? (result->time - calibrate_sent) / 1000 : 0, result ? result->payload[1] : -1,
          result ? le16(result->payload + 2) / 10.0 : 0, result ? result->payload[4] : 0, result ? result->payload[5] : 0);
 
-  /* 7. SIGINT: a clean exit, the link removed. */
+  /* 7. v1.1: the measured f0 and the serial, across a power cycle. */
+  check_identity(child, frames);
+
+  /* 8. SIGINT: a clean exit, the link removed. */
   close(fd);
   int exit_status = stop_emulator(child);
   EXPECT(exit_status == 0, "SIGINT: exit status %d", exit_status);

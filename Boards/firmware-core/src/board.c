@@ -1,6 +1,7 @@
 /*
  * board.c — the board application: boot (reset notice), message dispatch, playback of each
- * channel's queue at frame boundaries, the host watchdog, calibration and ROM effects.
+ * channel's queue at frame boundaries, the host watchdog, calibration, ROM effects and the
+ * board's identity (its serial).
  *
  * Channels: BOARD_CHANNEL_COUNT of them (board_config.h), each with its own queue and level;
  * the board's driver back end (driver.h) gets channel c's drive through driver_output()
@@ -19,7 +20,8 @@ board_t board;
 
 /* ---- Outgoing messages ---- */
 
-/* Capabilities are generated when sent (they are the largest message; see link.h). */
+/* Capabilities are generated when sent (they are the largest message; see link.h). A
+ * calibrated channel announces the f0 its driver measured, else the board file's (§6.3). */
 static uint8_t dynamic_payload(uint8_t type, uint8_t *out) {
   if (type != MSG_CAPABILITIES) return 0;
   wire_writer_t writer;
@@ -38,7 +40,12 @@ static uint8_t dynamic_payload(uint8_t type, uint8_t *out) {
       .channel_count = BOARD_CHANNEL_COUNT,
       .channels = BOARD_CHANNEL_INFO,
   };
-  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) capabilities.channels[c].calibration = driver_calibration_state(c);
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
+    wire_channel_info_t *channel = &capabilities.channels[c];
+    channel->calibration = driver_calibration_state(c);
+    uint16_t measured = channel->calibration == CALIBRATION_CALIBRATED ? driver_calibrated_f0_x10(c) : 0;
+    if (measured != 0) channel->f0_x10 = measured;
+  }
   wire_capabilities(&writer, &capabilities);
   return writer.length;
 }
@@ -112,21 +119,24 @@ static bool send_calibration_outcome(uint8_t event) {
 /* What a request must satisfy before it is handled, per message type: one row of `rules`,
  * checked by request_accepted() in this order, the first failure answered with its error:
  *
- *   1. the payload's length within [min_length, max_length], and each field that `ranges`
- *      names (field_ranges) within its bounds                badPayload (detail 0)
+ *   1. the payload's length within [min_length, max_length] (or, with OR_EMPTY, 0), and
+ *      each field that `ranges` names (field_ranges) within
+ *      its bounds (not checked in an empty payload)          badPayload (detail 0)
  *   2. the board has `feature` (a BOARD_FEATURE_* bit)       notSupported (detail 0)
  *   3. with NAMES_CHANNEL, payload byte 0 is a channel of
  *      this board                                            badChannel (detail: the channel)
  *   4. with NOT_WHILE_CALIBRATING, no calibration runs       busy (detail 0)
  *
  * A type without a row is unknown (unknownMessage when it came reliably: board-to-host types
- * too). What a handler checks itself is about more than the payload's shape: a batch's
- * segments and room (queue_insert_batch), an effect's start in the past. */
+ * too). What a handler checks itself is about more than the payload's length and bounded
+ * fields: a batch's segments and room (queue_insert_batch), an effect's start in the past,
+ * an identity request's assign of 0 (badPayload, handle_identity). */
 
 /* Rule flags. */
 #define NAMES_CHANNEL 0x01         /* payload byte 0 is a channel */
 #define NOT_WHILE_CALIBRATING 0x02 /* refused (busy) while a calibration runs */
 #define IGNORED 0x04               /* taken as it is, nothing to do */
+#define OR_EMPTY 0x08              /* an empty payload passes too */
 
 #define ANY_LENGTH FRAME_MAX_PAYLOAD
 
@@ -179,6 +189,8 @@ static const request_rule_t rules[] HAL_FLASH = {
     /* channel, library, effect, start time */
     {MSG_PLAY_ROM_EFFECT,   7, 7,           NAMES_CHANNEL | NOT_WHILE_CALIBRATING, BOARD_FEATURE_ROM_EFFECTS, LIBRARY | EFFECT},
     {MSG_SET_WATCHDOG,      2, 2,           0,                                     0,                         WATCHDOG_MS},
+    /* none (a query), or assign: u32 (§6.11) */
+    {MSG_IDENTITY_REQUEST,  4, 4,           OR_EMPTY,                              BOARD_FEATURE_IDENTITY,    0},
 };
 
 static bool calibrating(void) { return driver_calibrating(); }
@@ -215,7 +227,9 @@ static bool request_accepted(const frame_t *frame) {
     return false;
   }
   const uint8_t *payload = frame->payload;
-  if (frame->length < rule.min_length || frame->length > rule.max_length || !ranges_hold(rule.ranges, payload)) {
+  bool empty_allowed = (rule.flags & OR_EMPTY) && frame->length == 0;
+  if (!empty_allowed &&
+      (frame->length < rule.min_length || frame->length > rule.max_length || !ranges_hold(rule.ranges, payload))) {
     send_error(ERR_BAD_PAYLOAD, frame->type, 0);
   } else if ((rule.feature & BOARD_FEATURES) != rule.feature) {
     send_error(ERR_NOT_SUPPORTED, frame->type, 0);
@@ -258,6 +272,31 @@ static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, u
   if (channel->staging && time_diff(field_u32(payload + 1), channel->stage_from) < 0) channel->restage = true;
 }
 
+#if BOARD_FEATURES & BOARD_FEATURE_IDENTITY
+/* `identity request` (§6.11; its rule let through no payload or 4 bytes): a query, or an
+ * assign (not 0) that a board without a serial keeps. Answered with the serial the board keeps
+ * (read back after storing: a host compares it with what it assigned). */
+static void handle_identity(const uint8_t *payload, uint8_t length) {
+  uint32_t serial = hal_board_serial();
+  if (length != 0) {
+    uint32_t assign = field_u32(payload);
+    if (assign == 0) {
+      send_error(ERR_BAD_PAYLOAD, MSG_IDENTITY_REQUEST, 0);
+      return;
+    }
+    if (serial == 0) {
+      hal_set_board_serial(assign);
+      serial = hal_board_serial();
+    }
+  }
+  uint8_t reply[4];
+  wire_writer_t writer;
+  wire_writer_init(&writer, reply, sizeof reply);
+  wire_identity(&writer, serial);
+  (void)link_send(&board.link, MSG_IDENTITY, reply, writer.length);
+}
+#endif
+
 /* Handles a request that passed its rule: its payload has the length and values the rule asks
  * for (payload[0] is a channel where the rule says so). */
 static void dispatch(const frame_t *frame, uint32_t now) {
@@ -299,6 +338,11 @@ static void dispatch(const frame_t *frame, uint32_t now) {
       else driver_play_effect(payload[0], payload[1], payload[2], start);
       break;
     }
+#endif
+#if BOARD_FEATURES & BOARD_FEATURE_IDENTITY
+    case MSG_IDENTITY_REQUEST:
+      handle_identity(payload, frame->length);
+      break;
 #endif
     case MSG_SET_WATCHDOG:
       board.watchdog_ms = field_u16(payload);

@@ -67,6 +67,12 @@ bool driver_effect_active(void);
 /* The calibration state `capabilities` announce for `channel` (§6.3). */
 uint8_t driver_calibration_state(uint8_t channel);
 
+/* The resonance `channel`'s driver measured, in tenths of a hertz, that `capabilities`
+ * announce as its f0 while its calibration state is CALIBRATION_CALIBRATED (§6.3: the stored
+ * or the last run's); 0 when there is none, and the board file's f0 (BOARD_CHn_F0_X10)
+ * stays. */
+uint16_t driver_calibrated_f0_x10(uint8_t channel);
+
 /* The last calibration's outcome. */
 const driver_calibration_t *driver_calibration_result(void);
 

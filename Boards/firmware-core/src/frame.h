@@ -41,7 +41,9 @@ enum {
   MSG_CALIBRATION_RESULT = 0x0D,
   MSG_PLAY_ROM_EFFECT = 0x0E,
   MSG_ERROR = 0x0F,
-  MSG_SET_WATCHDOG = 0x10
+  MSG_SET_WATCHDOG = 0x10,
+  MSG_IDENTITY_REQUEST = 0x11, /* v1.1 (§6.11) */
+  MSG_IDENTITY = 0x12
 };
 
 /* Error codes (§7). */

@@ -45,15 +45,26 @@ void hal_i2c_init(void);
 bool hal_i2c_write_register(uint8_t address, uint8_t reg, uint8_t value);
 bool hal_i2c_read_register(uint8_t address, uint8_t reg, uint8_t *value);
 
-/* EEPROM: bytes 0-1 are the HAL's boot counter; from HAL_EEPROM_FREE on, the bytes are the
- * driver back end's to lay out (the DRV2605L keeps its calibration there). A blank EEPROM
- * reads 0xFF. */
+/* EEPROM: bytes 0-1 are the HAL's boot counter and the last four, from HAL_EEPROM_SERIAL on,
+ * its board serial; the bytes between, from HAL_EEPROM_FREE up to HAL_EEPROM_FREE_END (not
+ * included), are the driver back end's to lay out (the DRV2605L keeps its calibration there).
+ * A blank EEPROM reads 0xFF. */
 #define HAL_EEPROM_SIZE 1024
 #define HAL_EEPROM_FREE 2
+#define HAL_EEPROM_SERIAL 1020 /* docs/protocol.md §6.11: the Uno's bytes 1020-1023 */
+#define HAL_EEPROM_FREE_END HAL_EEPROM_SERIAL
 
 /* Boot counter in EEPROM: reads it (blank 0xFFFF counts as 0), adds one, stores and returns
  * the new value. Called once per boot. */
 uint16_t hal_boot_count_increment(void);
+
+/* The board serial in EEPROM (§6.11: a u32, little-endian, that tells one board from another
+ * of its type; the host assigns it): hal_board_serial() reads it, 0 when the board has none
+ * (blank 0xFFFFFFFF, or 0); hal_set_board_serial() stores `serial` (not 0), each byte only
+ * when it differs. On the ATmega328P a byte written takes ~3.4 ms, during which the loop
+ * waits (interrupts run): once in a board's life. */
+uint32_t hal_board_serial(void);
+void hal_set_board_serial(uint32_t serial);
 
 /* `length` bytes at EEPROM `address` read into `bytes`; written from `bytes`, each byte only
  * when it differs (EEPROM cells wear). */

@@ -145,6 +145,8 @@ void wire_error(wire_writer_t *writer, uint8_t code, uint8_t message_type, uint1
   wire_put_u16(writer, detail);
 }
 
+void wire_identity(wire_writer_t *writer, uint32_t serial) { wire_put_u32(writer, serial); }
+
 /* ---- Segment batches ---- */
 
 bool wire_batch_begin(wire_batch_t *batch, const uint8_t *payload, uint8_t length) {

@@ -57,11 +57,18 @@ bool wire_reader_done(const wire_reader_t *reader);
 #define BOARD_FEATURE_CALIBRATION 0x08
 #define BOARD_FEATURE_ROM_EFFECTS 0x10
 #define BOARD_FEATURE_SIGNED_LEVELS 0x20
+#define BOARD_FEATURE_IDENTITY 0x40 /* v1.1: identity request and identity (§6.11) */
+
+/* A channel's calibration state in `capabilities` (§6.3). */
+#define CALIBRATION_NOT_APPLICABLE 0
+#define CALIBRATION_UNCALIBRATED 1
+#define CALIBRATION_CALIBRATED 2
+#define CALIBRATION_FAILED 3
 
 /* One channel as `capabilities` announce it (§6.3). */
 typedef struct {
   uint8_t kind;
-  uint16_t f0_x10;
+  uint16_t f0_x10; /* the board file's, or the measured one on a calibrated channel */
   uint16_t q_x100;
   uint16_t freq_min;
   uint16_t freq_max;
@@ -110,6 +117,8 @@ void wire_reset_notice(wire_writer_t *writer, uint16_t boot_count, uint8_t cause
 void wire_calibration_result(wire_writer_t *writer, uint8_t channel, bool succeeded, uint16_t f0_x10,
                              uint8_t compensation, uint8_t back_emf);
 void wire_error(wire_writer_t *writer, uint8_t code, uint8_t message_type, uint16_t detail);
+/* `identity` (§6.11): the board's serial, 0 when it has none yet. */
+void wire_identity(wire_writer_t *writer, uint32_t serial);
 
 /* ---- Segment batches (queue / replace, §6.5) ---- */
 

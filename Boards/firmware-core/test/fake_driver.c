@@ -78,6 +78,12 @@ uint8_t driver_calibration_state(uint8_t channel) {
   return fake_driver.calibration_state;
 }
 
+/* The last successful calibration's f0 (a test may set the state and the result itself). */
+uint16_t driver_calibrated_f0_x10(uint8_t channel) {
+  (void)channel;
+  return fake_driver.calibration_state == 2 ? fake_driver.result.f0_x10 : 0;
+}
+
 const driver_calibration_t *driver_calibration_result(void) { return &fake_driver.result; }
 
 void driver_calibrate(uint8_t channel, uint32_t now) {

@@ -60,6 +60,18 @@ uint16_t hal_boot_count_increment(void) {
   return fake.eeprom_boot;
 }
 
+/* The serial as the AVR keeps it: little-endian in the image's bytes 1020-1023. */
+uint32_t hal_board_serial(void) {
+  const uint8_t *bytes = fake.eeprom + HAL_EEPROM_SERIAL;
+  uint32_t serial = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+  return serial == 0xFFFFFFFFUL ? 0 : serial;
+}
+
+void hal_set_board_serial(uint32_t serial) {
+  for (uint8_t i = 0; i < 4; i++) fake.eeprom[HAL_EEPROM_SERIAL + i] = (uint8_t)(serial >> (8 * i));
+  fake.serial_writes++;
+}
+
 void hal_eeprom_read(uint16_t address, uint8_t *bytes, uint8_t length) {
   for (uint8_t i = 0; i < length; i++) bytes[i] = fake.eeprom[(address + i) % HAL_EEPROM_SIZE];
 }

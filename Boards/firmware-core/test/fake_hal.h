@@ -37,7 +37,9 @@ typedef struct {
 
   /* EEPROM and reset */
   uint16_t eeprom_boot; /* word 0, the boot counter (hal_boot_count_increment); 0xFFFF: blank */
-  uint8_t eeprom[HAL_EEPROM_SIZE]; /* what hal_eeprom_read/update see (all 0xFF: blank) */
+  uint8_t eeprom[HAL_EEPROM_SIZE]; /* what hal_eeprom_read/update see (all 0xFF: blank); the
+                                     * serial in bytes 1020-1023 (hal_board_serial) */
+  unsigned serial_writes;          /* hal_set_board_serial calls */
   uint8_t reset_cause;
   unsigned watchdog_kicks;
 } fake_hal_t;

@@ -2,7 +2,8 @@
  * test_requests.c — the checks every request passes before it is handled (board.c's `rules`),
  * on this board's configuration: payload lengths and field ranges (badPayload), features
  * (notSupported), channels (badChannel) and a running calibration (busy), in that order;
- * unknown and board-to-host types; and a calibration's outcome reported.
+ * unknown and board-to-host types; and a calibration's outcome reported, in `calibration result`
+ * and in capabilities (a calibrated channel's measured f0).
  */
 #include <string.h>
 
@@ -40,7 +41,8 @@ static void lengths_are_checked_first(void) {
   static const struct {
     uint8_t type, length;
   } exact[] = {{MSG_IDENTIFY, 0},      {MSG_CLOCK_QUERY, 2}, {MSG_STOP, 1},          {MSG_STATUS_REQUEST, 0},
-               {MSG_HEARTBEAT, 0},     {MSG_CALIBRATE, 1},   {MSG_PLAY_ROM_EFFECT, 7}, {MSG_SET_WATCHDOG, 2}};
+               {MSG_HEARTBEAT, 0},     {MSG_CALIBRATE, 1},   {MSG_PLAY_ROM_EFFECT, 7}, {MSG_SET_WATCHDOG, 2},
+               {MSG_IDENTITY_REQUEST, 4} /* or none: test_identity.c */};
   uint8_t payload[16] = {0};
   for (size_t t = 0; t < sizeof exact / sizeof exact[0]; t++) {
     /* One byte short and one too many, before any other check (channel 0 is valid). */
@@ -169,8 +171,9 @@ static void busy_while_calibrating(void) {
 static void unknown_and_board_types(void) {
   host_t host;
   boot_for_playback(&host, 1000000);
-  static const uint8_t unknown[] = {MSG_CAPABILITIES,       MSG_CLOCK, MSG_STATUS, MSG_RESET_NOTICE,
-                                    MSG_CALIBRATION_RESULT, 0x11,      0x42,       0xFF};
+  static const uint8_t unknown[] = {MSG_CAPABILITIES,       MSG_CLOCK,    MSG_STATUS, MSG_RESET_NOTICE,
+                                    MSG_CALIBRATION_RESULT, MSG_IDENTITY, 0x13,       0x42,
+                                    0xFF};
   const uint8_t junk[] = {1, 2, 3};
   for (size_t u = 0; u < sizeof unknown; u++) {
     host_request(&host, unknown[u], junk, (uint8_t)(u % 4));
@@ -220,6 +223,53 @@ static void calibration_outcome_is_reported(void) {
   expect_error(&host, ERR_CALIBRATION_FAILED, MSG_CALIBRATE, 0xFF);
 }
 
+/* Asks for capabilities and checks each channel's f0 and calibration state: `f0_x10` on every
+ * channel, or (0) the board file's. */
+static void expect_announced_f0(host_t *host, uint16_t f0_x10, uint8_t calibration) {
+  static const wire_channel_info_t info[BOARD_CHANNEL_COUNT] = BOARD_CHANNEL_INFO;
+  host_request(host, MSG_IDENTIFY, 0, 0);
+  const host_frame_t *caps = host_find(host, MSG_CAPABILITIES);
+  CHECK(caps != NULL);
+  if (!caps) return;
+  const uint8_t *p = caps->payload + 1;
+  for (int s = 0; s < 3; s++) p += 1 + p[0];
+  p += 15; /* boot count ... channel count */
+  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++, p += 11) {
+    CHECK_EQ(le16(p + 1), f0_x10 != 0 ? f0_x10 : info[c].f0_x10);
+    CHECK_EQ(p[10], calibration);
+  }
+}
+
+static void capabilities_carry_the_calibrated_f0(void) {
+  host_t host;
+  boot_for_playback(&host, 1000000);
+  const uint8_t uncalibrated = HAS_CALIBRATION ? CALIBRATION_UNCALIBRATED : CALIBRATION_NOT_APPLICABLE;
+  expect_announced_f0(&host, 0, uncalibrated); /* before: the board file's */
+  if (HAS_CALIBRATION) {
+    /* A calibration run (the test back end measures 175.1 Hz). */
+    const uint8_t zero[] = {0};
+    host_request(&host, MSG_CALIBRATE, zero, 1);
+    expect_announced_f0(&host, 0, uncalibrated); /* not while it runs */
+    run_for(MS_TICKS(1001));
+    host_read(&host);
+    CHECK(host_find(&host, MSG_CALIBRATION_RESULT) != NULL);
+  } else {
+    /* A back end that reports a measured f0 (none of this board's can calibrate). */
+    fake_driver.calibration_state = CALIBRATION_CALIBRATED;
+    fake_driver.result.f0_x10 = 1751;
+  }
+  expect_announced_f0(&host, 1751, CALIBRATION_CALIBRATED);
+  /* Calibrated with nothing measured: the board file's. */
+  fake_driver.result.f0_x10 = 0;
+  expect_announced_f0(&host, 0, CALIBRATION_CALIBRATED);
+  /* Not calibrated (a failed run), whatever the driver measured: the board file's. */
+  fake_driver.result.f0_x10 = 1751;
+  fake_driver.calibration_state = CALIBRATION_FAILED;
+  expect_announced_f0(&host, 0, CALIBRATION_FAILED);
+  fake_driver.calibration_state = CALIBRATION_UNCALIBRATED;
+  expect_announced_f0(&host, 0, CALIBRATION_UNCALIBRATED);
+}
+
 const test_case_t request_tests[] = {
     {"a payload of the wrong length is badPayload before any other check", lengths_are_checked_first},
     {"field ranges: watchdog 10-5000 ms, levelBytes 1-2, library 1-7, effect 1-123", field_ranges_are_payload_errors},
@@ -227,5 +277,6 @@ const test_case_t request_tests[] = {
     {"busy while calibrating, after payload and channel checks; other requests answered", busy_while_calibrating},
     {"unknown and board-to-host types: unknownMessage when reliable; the host's errors noted", unknown_and_board_types},
     {"a calibration's outcome: calibration result, or calibrationFailed", calibration_outcome_is_reported},
+    {"capabilities: a calibrated channel's measured f0, else the board file's (v1.1)", capabilities_carry_the_calibrated_f0},
     TEST_LIST_END,
 };

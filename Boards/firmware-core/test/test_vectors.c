@@ -93,10 +93,12 @@ static const struct {
     {"playROMEffect", MSG_PLAY_ROM_EFFECT},
     {"error", MSG_ERROR},
     {"setWatchdog", MSG_SET_WATCHDOG},
+    {"identityRequest", MSG_IDENTITY_REQUEST},
+    {"identity", MSG_IDENTITY},
 };
 
 static void every_vector_decodes(void) {
-  CHECK_EQ(load_vectors(), 17);
+  CHECK_EQ(load_vectors(), sizeof kinds / sizeof kinds[0]);
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
     const vector_t *v = find_vector(kinds[k].name);
     CHECK(v != NULL);
@@ -165,6 +167,12 @@ static void board_messages_encode_exactly(void) {
   wire_writer_init(&w, payload, sizeof payload);
   wire_error(&w, ERR_UNKNOWN_MESSAGE, 0x42, 0);
   check_encoding("error", MSG_ERROR, payload, w.length);
+
+  /* v1.1: the board's serial 0x1A2B3C4D. */
+  wire_writer_init(&w, payload, sizeof payload);
+  wire_identity(&w, 0x1A2B3C4DUL);
+  CHECK(!w.overflow);
+  check_encoding("identity", MSG_IDENTITY, payload, w.length);
 }
 
 /* Decodes a host-to-board vector's payload into a reader. */
@@ -207,6 +215,11 @@ static void host_messages_decode_to_documented_values(void) {
   CHECK_EQ(wire_get_u16(&r), 250);
   CHECK(wire_reader_done(&r));
 
+  /* v1.1: an identity request assigning 0x1A2B3C4D. */
+  CHECK(vector_payload("identityRequest", raw, &frame, &r));
+  CHECK_EQ(wire_get_u32(&r), 0x1A2B3C4DUL);
+  CHECK(wire_reader_done(&r));
+
   /* The queue batch: tick 123456; 9 frames at +127; 5 frames at -127 (brake); 200 frames
    * ramping 20 -> 0 and 166 -> 180 Hz. */
   wire_batch_t batch;
@@ -239,7 +252,7 @@ static void host_messages_decode_to_documented_values(void) {
 }
 
 const test_case_t vector_tests[] = {
-    {"all 17 vectors decode: session 0x5A, seq 7, ack 3, flags, type", every_vector_decodes},
+    {"all 19 vectors decode (v1.1's identity pair too): session 0x5A, seq 7, ack 3, flags, type", every_vector_decodes},
     {"board-to-host messages re-encode to the exact vector bytes", board_messages_encode_exactly},
     {"host-to-board vectors decode to the documented values", host_messages_decode_to_documented_values},
     TEST_LIST_END,

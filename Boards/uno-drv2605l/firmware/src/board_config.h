@@ -27,8 +27,9 @@
 #define BOARD_WATCHDOG_MS_DEFAULT 100
 
 /* Features: bit 0 braking, 1 overdrive (the DRV2605L does both in closed loop),
- * 3 calibration, 4 ROM effects. No frequency control, no signed levels. */
-#define BOARD_FEATURES 0x1B
+ * 3 calibration, 4 ROM effects, 6 identity (a serial kept in EEPROM). No frequency control,
+ * no signed levels. */
+#define BOARD_FEATURES 0x5B
 
 /* Channels (each announced by BOARD_CHANNEL_INFO below). */
 #define BOARD_CHANNEL_COUNT 1

@@ -40,6 +40,8 @@ static void enter_rtp(drv_t *drv) {
  * marker, the three results the chip needs back (A_CAL_COMP, A_CAL_BEMF, FEEDBACK with
  * BEMF_GAIN) and the LRA period, and a check byte. A blank EEPROM (0xFF) has no marker. */
 #define RECORD_MARKER 0xCA
+_Static_assert(DRV_CALIBRATION_EEPROM + DRV_CALIBRATION_SIZE <= HAL_EEPROM_FREE_END,
+               "the calibration record is within the back end's EEPROM bytes (the serial follows)");
 
 static uint8_t record_check(const uint8_t *record) {
   uint8_t check = 0x5A;

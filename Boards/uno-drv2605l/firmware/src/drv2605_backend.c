@@ -35,6 +35,12 @@ bool driver_effect_active(void) { return drv2605.rom_pending || drv2605.state ==
 
 uint8_t driver_calibration_state(uint8_t channel) { return channel == 0 ? drv2605.calibration : 0; }
 
+/* The resonance of the calibration restored at boot or run since (LRA_PERIOD; 0 when it read
+ * 0), while the chip is calibrated with it. */
+uint16_t driver_calibrated_f0_x10(uint8_t channel) {
+  return channel == 0 && drv2605.calibration == 2 ? drv2605.result.f0_x10 : 0;
+}
+
 const driver_calibration_t *driver_calibration_result(void) {
   const drv_calibration_t *result = &drv2605.result;
   calibration_result = (driver_calibration_t){

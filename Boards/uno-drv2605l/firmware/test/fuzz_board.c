@@ -20,6 +20,7 @@
  *    the queue; in real-time playback the DRV2605L's MODE is RTP and RTP_INPUT holds that
  *    level, and (polls on time) no other non-zero level is written on the way to it;
  *  - §6.10: nothing is queued or driven while calibrating;
+ *  - §6.11: the serial in EEPROM, once kept, never changes;
  *  - §6.7: no drive (queue, level, ROM effect) once the host was silent for the watchdog time;
  *    no valid frame is counted later than the last byte the host sent;
  *  - §6.6: once a stop with bit 0 is delivered nothing is queued or driven (RTP_INPUT 0, no ROM
@@ -29,7 +30,9 @@
  *  - the output: every run the board writes decodes (COBS, CRC, length) into a frame of
  *    version 1, its own session and known flags; reliable frames are board-to-host messages of
  *    their exact sizes (§6), the first is the reset notice with SYN (§6.9); error codes,
- *    status, capabilities, clock, calibration result and reset notice fields are in range.
+ *    status, capabilities (f0: the board file's, or the measured one when calibrated), clock,
+ *    calibration result and reset notice fields are in range; an identity carries the serial
+ *    the EEPROM holds.
  *
  * Runs are bounded (at most 128 operations, 8 s of board time and 20000 polls per input) and
  * independent: every input starts from fake_reset() and a zeroed board, as after a reset.
@@ -67,6 +70,7 @@
 #define AMPLE_TX_FREE 512u
 #define TX_READ_AT 8192u     /* the host reads when this much output piled up */
 #define RX_ROOM 4096u        /* pending input is processed before more is fed */
+#define MEASURED_F0_X10 1751u /* the fake chip's calibration: LRA_PERIOD 0x3A (175.1 Hz) */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -115,6 +119,9 @@ static struct {
     bool syn;
     uint8_t payload[FRAME_MAX_PAYLOAD];
   } sent[16];
+
+  uint32_t serial;         /* the board's serial (hal_board_serial) at the last check */
+  unsigned identities;     /* identity answers */
 
   /* For the trace. */
   int ops;
@@ -254,6 +261,11 @@ CHECKER static void check_board(void) {
     }
   }
 
+  /* §6.11: kept for life. */
+  uint32_t serial = hal_board_serial();
+  REQUIRE(st.serial == 0 || serial == st.serial, "the board's serial changed once kept (§6.11)");
+  st.serial = serial;
+
   /* §6.7. */
   REQUIRE(board.watchdog_ms >= 10 && board.watchdog_ms <= 5000, "watchdog time outside 10..5000 ms");
   REQUIRE(time_diff((uint32_t)st.last_rx, board.last_valid) >= 0, "a valid frame counted after the host's last byte");
@@ -297,6 +309,7 @@ CHECKER static bool known_request(uint8_t type) {
     case MSG_CALIBRATE:
     case MSG_PLAY_ROM_EFFECT:
     case MSG_SET_WATCHDOG:
+    case MSG_IDENTITY_REQUEST:
       return true;
     default:
       return false;
@@ -379,6 +392,19 @@ CHECKER static void check_board_frame(const frame_t *f) {
               "capabilities version, boot count or queue depth");
       REQUIRE(le16(q + 10) >= 10 && le16(q + 10) <= 5000, "capabilities watchdog outside 10..5000 ms");
       REQUIRE(q[25] >= 1 && q[25] <= 3, "capabilities calibration state");
+      REQUIRE(le16(q + 12) == BOARD_FEATURES && (le16(q + 12) & BOARD_FEATURE_IDENTITY), "capabilities features");
+      /* Calibrated: what the chip measured (0, a period that read 0, leaves the board file's). */
+      REQUIRE(le16(q + 16) == BOARD_CH0_F0_X10 || (q[25] == 2 && le16(q + 16) == MEASURED_F0_X10),
+              "capabilities f0 neither the board file's nor, calibrated, the measured one (§6.3)");
+      break;
+    }
+    case MSG_IDENTITY: {
+      REQUIRE(f->length == 4, "identity size");
+      uint32_t serial = (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
+      /* Answered when handled; the serial never changes once kept, so it is the one kept now
+       * (or it was 0 then). */
+      REQUIRE(serial == hal_board_serial() || serial == 0, "identity: not the serial the board keeps (§6.11)");
+      st.identities++;
       break;
     }
     case MSG_CLOCK: {
@@ -694,11 +720,13 @@ static void print_trace(void) {
   const link_t *l = &board.link;
   fprintf(stderr,
           "fuzz_board: %d ops, %u polls, %.1f ms, %u frames out, %u errors, max level %u, %u stops checked, "
-          "watchdog %s, %u calibration results, drv state %d, queue %u, underruns %u, late %u, bad frames %u; link: "
+          "watchdog %s, %u calibration results, %u identities (serial 0x%08X), drv state %d, queue %u, "
+          "underruns %u, late %u, bad frames %u; link: "
           "following %d, %u timeouts, %u fast recoveries, %u NAKs, %u polls, %u duplicates, "
           "%u out of order%s%s\n",
           st.ops, st.polls, (double)(fake.now - st.boot) / BOARD_TICKS_PER_MS, st.out_frames, st.errors, st.max_level,
-          st.stops_checked, st.watchdog_fires ? "fired" : "quiet", st.calibration_results, (int)drv2605.state,
+          st.stops_checked, st.watchdog_fires ? "fired" : "quiet", st.calibration_results, st.identities,
+          (unsigned)st.serial, (int)drv2605.state,
           board.channels[0].queue.count, board.channels[0].underruns, board.channels[0].late_segments, board.receiver.bad_frames, l->following,
           l->timeouts_total, l->fast_recoveries, l->naks_sent, l->polls_sent, l->duplicates,
           l->out_of_order, l->lost ? ", lost" : "", st.exhausted ? ", poll budget exhausted" : "");

@@ -8,7 +8,7 @@
  * UART; one per vector that decodes, its message sent by the host in its own session (segment
  * batches also relative to the board clock, the ROM effect too); and hand-made sessions:
  * identify, queue, time, replace, stop, status, watchdog, calibration, ROM effects, link
- * recovery, the Uno's UART, the 32-bit clock wrap. Input format: fuzz_board.h.
+ * recovery, the Uno's UART, the 32-bit clock wrap, identity (v1.1). Input format: fuzz_board.h.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -541,6 +541,32 @@ static void hand_made(void) {
   advance_ms(&s, 30);
   op(&s, FUZZ_OP_READ);
   save(&s, "i2c-glitch");
+
+  /* v1.1 identity: a query, bad payloads (1 and 5 bytes, assign 0), an assign, another assign
+   * (kept: the first), a query; then a calibration and capabilities (the measured f0). Each
+   * request is answered before the next is sent (every answer takes a slot of the board's
+   * window of 4, and this host does not resend what the board held back). */
+  begin(&s, 0);
+  static const uint8_t assign[5] = {0x4D, 0x3C, 0x2B, 0x1A, 0x00};
+  static const uint8_t zero[4] = {0, 0, 0, 0};
+  static const uint8_t other[4] = {0x01, 0x00, 0x00, 0x80};
+  static const struct {
+    const uint8_t *payload;
+    uint8_t length;
+  } identity_requests[] = {{NULL, 0}, {assign, 1}, {assign, 5}, {zero, 4}, {assign, 4}, {other, 4}, {NULL, 0}};
+  send0(&s, MSG_IDENTIFY);
+  advance_ms(&s, 2);
+  for (size_t r = 0; r < sizeof identity_requests / sizeof identity_requests[0]; r++) {
+    send(&s, MSG_IDENTITY_REQUEST, identity_requests[r].payload, identity_requests[r].length);
+    advance_ms(&s, 2);
+  }
+  payload[0] = 0;
+  send(&s, MSG_CALIBRATE, payload, 1);
+  advance_ms(&s, 1100);
+  send0(&s, MSG_IDENTIFY);
+  advance_ms(&s, 2);
+  op(&s, FUZZ_OP_READ);
+  save(&s, "session-identity");
 
   /* Garbage: an overlong run, a bad CRC, a wrong length byte, zeros. */
   begin(&s, 0);

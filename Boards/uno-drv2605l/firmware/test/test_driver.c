@@ -1,7 +1,7 @@
 /*
  * test_driver.c — the DRV2605L through the board: the init register sequence, calibration
- * (result mapping, failure, timeout, busy), ROM effects (register sequence at the start time,
- * queued drive replaced meanwhile, errors).
+ * (result mapping, failure, timeout, busy, the measured f0 in capabilities), ROM effects
+ * (register sequence at the start time, queued drive replaced meanwhile, errors).
  */
 #include <string.h>
 
@@ -162,6 +162,46 @@ static void calibration_is_restored_at_boot(void) {
   CHECK_EQ(fake_find_write(0, DRV_REG_A_CAL_COMP), (size_t)-1);
 }
 
+/* Checks the f0 and calibration state capabilities announce for the LRA. */
+static void expect_announced(host_t *host, uint16_t f0_x10, uint8_t calibration) {
+  host_request(host, MSG_IDENTIFY, 0, 0);
+  const host_frame_t *caps = host_find(host, MSG_CAPABILITIES);
+  CHECK(caps != NULL && caps->frame.length == 60);
+  if (!caps) return;
+  const uint8_t *q = caps->payload + 34;
+  CHECK_EQ(le16(q + 16), f0_x10);
+  CHECK_EQ(q[25], calibration);
+}
+
+/* A power cycle: the chip and the RAM start over, the EEPROM stays; a new host hears the board. */
+static void power_cycle(host_t *host) {
+  uint8_t image[HAL_EEPROM_SIZE];
+  memcpy(image, fake.eeprom, sizeof image);
+  fake_reset(1000);
+  memcpy(fake.eeprom, image, sizeof image);
+  memset(&board, 0, sizeof board);
+  init_and_listen(host, 0x78);
+}
+
+/* v1.1 (§6.3): the LRA's f0 is the board file's 175.0 Hz until the chip is calibrated, then
+ * the 175.1 Hz it measured (LRA_PERIOD 0x3A), also when restored at boot; a failed run
+ * announces the board file's again, and the next boot the stored run's. */
+static void capabilities_announce_the_measured_f0(void) {
+  host_t host;
+  boot_for_playback(&host, 1000000);
+  expect_announced(&host, BOARD_CH0_F0_X10, 1);
+  CHECK(calibrate(&host, MS_TICKS(1100)) != NULL);
+  expect_announced(&host, 1751, 2);
+  power_cycle(&host);
+  CHECK_EQ(fake_find_write(0, DRV_REG_GO), (size_t)-1); /* restored, not run again */
+  expect_announced(&host, 1751, 2);
+  fake_drv.calibration_status = 0x08; /* DIAG_RESULT: failed */
+  CHECK(calibrate(&host, MS_TICKS(1100)) != NULL);
+  expect_announced(&host, BOARD_CH0_F0_X10, 3);
+  power_cycle(&host);
+  expect_announced(&host, 1751, 2);
+}
+
 static void calibration_timeout_is_an_error(void) {
   host_t host;
   boot_for_playback(&host, 1000000);
@@ -273,6 +313,7 @@ const test_case_t driver_tests[] = {
     {"calibration failure (DIAG_RESULT) -> succeeded 0, capabilities failed", calibration_failure_is_reported},
     {"calibration timeout -> error calibrationFailed, back to RTP; badChannel", calibration_timeout_is_an_error},
     {"calibration is stored in EEPROM and restored into the chip at boot", calibration_is_restored_at_boot},
+    {"capabilities: f0 175.0 Hz until calibrated, then the measured 175.1 Hz (restored too)", capabilities_announce_the_measured_f0},
     {"ROM effect: register sequence at startTime, drive replaced, then RTP again", rom_effect_plays_at_its_start_time},
     {"ROM effect errors: library, effect, channel, timeInPast; stop cancels", rom_effect_errors},
     TEST_LIST_END,

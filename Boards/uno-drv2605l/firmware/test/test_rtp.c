@@ -57,7 +57,7 @@ static void capabilities_announce_this_board(void) {
   CHECK_EQ(le16(q + 6), 1000);    /* frame period */
   CHECK_EQ(le16(q + 8), 32);      /* queue depth */
   CHECK_EQ(le16(q + 10), 100);    /* watchdog */
-  CHECK_EQ(le16(q + 12), 0x1B);   /* features */
+  CHECK_EQ(le16(q + 12), 0x5B);   /* features: braking, overdrive, calibration, ROM effects, identity */
   CHECK_EQ(q[14], 1);             /* channels */
   CHECK_EQ(q[15], 1);             /* LRA */
   CHECK_EQ(le16(q + 16), 1750);

@@ -26,8 +26,9 @@
 #define BOARD_WATCHDOG_MS_DEFAULT 100
 
 /* Features: bit 0 braking (reverse drive), 1 overdrive (the host shapes both), 2 frequency
- * control (the LRA's carrier), 5 signed levels. No calibration, no ROM effects. */
-#define BOARD_FEATURES 0x27
+ * control (the LRA's carrier), 5 signed levels, 6 identity (a serial kept in EEPROM). No
+ * calibration, no ROM effects. */
+#define BOARD_FEATURES 0x67
 
 /* Channels (each announced by BOARD_CHANNEL_INFO below). */
 #define BOARD_CHANNEL_COUNT 2

@@ -180,6 +180,11 @@ uint8_t driver_calibration_state(uint8_t channel) {
   return 0; /* not applicable */
 }
 
+uint16_t driver_calibrated_f0_x10(uint8_t channel) {
+  (void)channel;
+  return 0; /* nothing measured: the board file's f0 */
+}
+
 const driver_calibration_t *driver_calibration_result(void) { return &no_calibration; }
 
 void driver_calibrate(uint8_t channel, uint32_t now) {

@@ -31,7 +31,7 @@ static void capabilities_announce_both_channels(void) {
   if (!caps) return;
   const uint8_t *p = skip_string(skip_string(skip_string(caps->payload + 1)));
   p += 2 + 4 + 2 + 2 + 2; /* boot count, clock, frame period, queue depth, watchdog */
-  CHECK_EQ(le16(p), 0x27);
+  CHECK_EQ(le16(p), 0x67); /* braking, overdrive, frequency control, signed levels, identity */
   CHECK_EQ(p[2], 2);
   const uint8_t *erm = p + 3, *lra = p + 14; /* 11 bytes per channel */
   CHECK(erm[0] == 2 && le16(erm + 1) == 2000 && le16(erm + 5) == 0 && le16(erm + 7) == 0 && erm[9] == 8);
@@ -238,7 +238,7 @@ static void staged_frames_cover_a_busy_main_loop(void) {
 }
 
 const test_case_t channel_tests[] = {
-    {"capabilities: ERM + LRA (80-300 Hz), features 0x27", capabilities_announce_both_channels},
+    {"capabilities: ERM + LRA (80-300 Hz), features 0x67", capabilities_announce_both_channels},
     {"ERM: forward, reverse (brake), coast, on time", the_erm_gets_signed_pwm},
     {"LRA: f0 for 0 Hz, clamped to 80-300 Hz, frequency ramps frame by frame", the_lra_follows_each_frames_frequency},
     {"LRA: phase restarts on the first non-zero frame after a zero frame (§6.5)", the_carrier_phase_restarts_only_after_a_zero_frame},
