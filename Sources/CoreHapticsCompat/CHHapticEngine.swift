@@ -84,7 +84,7 @@ public final class CHHapticEngine: Sendable {
     let engine: HapticEngine
     if let port = environment["HAPTICCTL_PORT"], !port.isEmpty {
       engine = try bridged { () throws(HapticEngineError) in
-        try HapticEngine.serial(port: port, configuration: configuration, profileFor: { catalog.board($0.boardID)?.profile })
+        try HapticEngine.serial(port: port, configuration: configuration, profileFor: { capabilities, _ in catalog.board(capabilities.boardID)?.profile })
       }
     } else {
       let id = environment["HAPTICCTL_BOARD"].flatMap { $0.isEmpty ? nil : $0 } ?? "sim-lra"

@@ -14,10 +14,19 @@ struct BoardOptions: ParsableArguments {
     BoardCatalog.load(folders: BoardCatalog.searchPath(boardsDirectories), required: Set(boardsDirectories))
   }
 
-  /// Board `id`, or a usage error naming the known boards (and user files that failed).
+  /// Board `id`, or a usage error naming the known boards (and user files that failed). `id`
+  /// may also name one calibrated physical board by its identity (`serial-1A2B3C4D`, as
+  /// `boards show` lists it): its board type with the f0 measured on it.
   func board(_ id: String) throws -> BoardDefinition {
     let catalog = catalog()
     if let board = catalog.board(id) { return board }
+    if let kept = CalibratedBoard.store(self).calibration(identity: id), let type = catalog.board(kept.board) {
+      do {
+        return try type.calibrated(Dictionary(kept.channels.map { ($0.channel, $0.f0Hz) }, uniquingKeysWith: { $1 }))
+      } catch {
+        throw ValidationError("the calibration of board \(id) does not fit its board \(kept.board): \(error)")
+      }
+    }
     var message = "unknown board '\(id)' (known boards: \(catalog.boards.map(\.id).joined(separator: ", ")))"
     for problem in catalog.problems { message += "\n  skipped \(problem)" }
     throw ValidationError(message)
@@ -67,10 +76,12 @@ struct BoardsShow: ParsableCommand {
 
   func run() throws {
     let board = try boardOptions.board(id)
+    // The physical boards of this type calibrated on this host (calibrate --write).
+    let kept = CalibratedBoard.store(boardOptions).calibrations(board: board.id)
     if json {
-      print(BoardReport.detail(board).rendered)
+      print(BoardReport.detail(board, calibrations: kept).rendered)
     } else {
-      print(BoardReport.text(board))
+      print(BoardReport.text(board, calibrations: kept))
     }
   }
 }
@@ -112,7 +123,7 @@ enum BoardReport {
     ])
   }
 
-  static func detail(_ board: BoardDefinition) -> JSONText {
+  static func detail(_ board: BoardDefinition, calibrations: [BoardCalibration] = []) -> JSONText {
     let profile = board.profile
     var members: [(String, JSONText)] = [
       ("id", .string(board.id)), ("name", .string(board.file.name)), ("vendor", .string(board.file.vendor)),
@@ -138,10 +149,18 @@ enum BoardReport {
     members.append(("firmware", board.file.firmware.map { .string($0.source) } ?? .null))
     members.append(("flash_tool", board.file.flash.map { .string($0.tool) } ?? .null))
     members.append(("file", board.path.map { .string($0) } ?? .null))
+    members.append((
+      "calibrated_boards",
+      .array(calibrations.map { record in
+        .object([
+          ("identity", .string(record.identity)), ("calibrated_at", .string(record.calibratedAt)),
+          ("channels", .array(record.channels.map { .object([("channel", .int($0.channel)), ("f0_hz", .fixed($0.f0Hz, digits: 1))]) })),
+        ])
+      })))
     return .object(members)
   }
 
-  static func text(_ board: BoardDefinition) -> String {
+  static func text(_ board: BoardDefinition, calibrations: [BoardCalibration] = []) -> String {
     let file = board.file
     var lines = ["\(file.id): \(file.name)", "  vendor \(file.vendor)\(file.mcu.map { ", MCU \($0)" } ?? "")"]
     lines.append("  driver \(file.driver) (\(board.profile.shaping == .host ? "host" : "driver") shapes overdrive/braking)")
@@ -158,6 +177,10 @@ enum BoardReport {
     if let firmware = file.firmware { lines.append("  firmware \(firmware.source) (\(firmware.build.joined(separator: " ")) → \(firmware.artifact))") }
     if let flash = file.flash { lines.append("  flash with \(flash.tool)") }
     lines.append("  " + (board.path.map { "from \($0)" } ?? "built in"))
+    for record in calibrations {
+      let channels = record.channels.map { "channel \($0.channel) f0 \(Decimal6.string($0.f0Hz, digits: 1)) Hz" }.joined(separator: ", ")
+      lines.append("  calibrated board \(record.identity) (kept on this host, \(record.calibratedAt)): \(channels)")
+    }
     return lines.joined(separator: "\n")
   }
 }

@@ -14,9 +14,12 @@ struct Calibrate: ParsableCommand {
       measured resonance f0 beside the board file's, and the driver's compensation values \
       (DRV2605L: A_CAL_COMP, A_CAL_BEMF). The channel plays nothing meanwhile (about 1 s). \
       Boards keep their calibration themselves (the Uno firmware in EEPROM, restored at boot: \
-      `probe` then says "calibrated"). --write stores a copy of the board file with the \
-      measured f0 in the first --boards-dir, else ~/.config/hapticctl/boards, where it \
-      overrides the built-in board: later `render`, `send` and the engine use the real f0.
+      `probe` then says "calibrated" and shows the measured f0, and `send` plays with it). \
+      Calibrating gives a board that keeps no serial yet one (protocol v1.1 identity), so this \
+      one board can be told from others of its type. --write also keeps the result on this \
+      host for this board alone (under its USB serial number, else that serial), in \
+      calibrations/ of the first --boards-dir, else ~/.config/hapticctl/boards: `probe`, \
+      `boards show` and `send` use it for this board; other boards of the type keep theirs.
       """)
 
   @OptionGroup var connection: PortOptions
@@ -25,7 +28,7 @@ struct Calibrate: ParsableCommand {
   var channel = 0
 
 
-  @Flag(help: "Store the measured f0 in a user board file that overrides the board's.")
+  @Flag(help: "Keep the measured f0 on this host for this board (not for every board of its type).")
   var write = false
 
   @Flag(help: "Print the result as JSON.")
@@ -46,7 +49,10 @@ struct Calibrate: ParsableCommand {
       configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
     let probe: ProbeResult
     do {
-      probe = try Prober(timeout: 3, clockSamples: 0).probe(transport, link: &link) { MonotonicTime.seconds() - origin }
+      // A board that keeps no serial yet gets one, drawn at random (docs/protocol.md §6.11).
+      probe = try Prober(timeout: 3, clockSamples: 0, assignSerial: UInt32.random(in: 1...UInt32.max)).probe(transport, link: &link) {
+        MonotonicTime.seconds() - origin
+      }
     } catch {
       transport.close()
       throw CLIError(error.description)
@@ -73,15 +79,12 @@ struct Calibrate: ParsableCommand {
     let fileF0 = definition?.file.channels[safe: channel]?.f0Hz
     var written: String?
     if write && result.succeeded {
-      guard let definition else {
-        throw CLIError("--write: the board \(capabilities.boardID) has no board file here (hapticctl boards list)")
-      }
-      written = try CalibratedBoardFile.write(
-        definition, channel: channel, f0: result.resonantFrequency, folders: boardOptions.boardsDirectories)
+      written = try keep(result, board: capabilities.boardID, identity: probe.identity)
     }
     if json {
       var object: [(String, JSONText)] = [
-        ("port", .string(port)), ("board", .string(capabilities.boardID)), ("channel", .number(Double(channel))),
+        ("port", .string(port)), ("board", .string(capabilities.boardID)),
+        ("identity", probe.identity.key.map { .string($0) } ?? .null), ("channel", .number(Double(channel))),
         ("succeeded", .bool(result.succeeded)), ("f0_hz", .number(result.resonantFrequency)),
         ("board_file_f0_hz", fileF0.map { .number($0) } ?? .null),
         ("compensation", .number(Double(result.compensation))), ("back_emf", .number(Double(result.backEMF))),
@@ -94,11 +97,39 @@ struct Calibrate: ParsableCommand {
         "\(capabilities.boardID) channel \(channel): \(result.succeeded ? "calibrated" : "calibration FAILED"), "
           + String(format: "f0 %.1f Hz", result.resonantFrequency) + versus
           + String(format: ", compensation 0x%02X, back-EMF 0x%02X", result.compensation, result.backEMF))
+      print("  this board: \(probe.identity.description)")
       if let written {
-        print(String(format: "wrote %@: render, send and the engine now use f0 %.1f Hz", written, result.resonantFrequency))
+        print(
+          String(format: "kept in %@: this board's channel %d plays with f0 %.1f Hz; other %@ boards keep theirs",
+            written, channel, result.resonantFrequency, capabilities.boardID))
       }
     }
     if !result.succeeded { throw ExitCode(1) }
+  }
+
+  /// Keeps `result` on this host under the board's identity (merged with what is kept for its
+  /// other channels); returns the file written.
+  private func keep(_ result: CalibrationResult, board: String, identity: BoardIdentity) throws -> String {
+    guard let key = identity.key else {
+      throw CLIError(
+        "--write: this board cannot be told from others of its type (\(identity.description)); "
+          + "its own calibration is kept on the board (probe shows it), but none can be kept on this host")
+    }
+    let folders = BoardCatalog.searchPath(boardOptions.boardsDirectories)
+    guard let folder = folders.first else {
+      throw CLIError("--write: no HOME to find ~/.config/hapticctl/boards; pass --boards-dir")
+    }
+    let store = CalibrationStore.load(folders: folders)
+    let date = ISO8601DateFormatter().string(from: Date())
+    let record =
+      store.calibration(identity: key).flatMap { $0.board == board ? $0 : nil }?
+      .with(channel: channel, f0Hz: result.resonantFrequency, at: date)
+      ?? BoardCalibration(identity: key, board: board, channels: [.init(channel: channel, f0Hz: result.resonantFrequency)], calibratedAt: date)
+    do {
+      return try CalibrationStore.write(record, folder: folder)
+    } catch {
+      throw CLIError("--write: \(error)")
+    }
   }
 
   /// Sends `calibrate` on a connection continuing the probe's session and waits for the
@@ -160,5 +191,5 @@ private final class CalibrationAnswer: @unchecked Sendable {
 }
 
 extension Array {
-  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+  subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HapticBoards
 import HapticTransport
 import HapticWire
 
@@ -13,7 +14,11 @@ struct Probe: ParsableCommand {
       does not (the reason is printed) or the port fails. With --json: one object with \
       supports_haptics, reason, port, board, firmware, protocol_version, channels, features, \
       answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm, \
-      drift_uncertainty_ppm (twice the standard error of the 1 s estimate).
+      drift_uncertainty_ppm (twice the standard error of the 1 s estimate), identity (the key \
+      a calibration of this one board is kept under: its USB serial number, else the serial \
+      the board keeps), usb_serial, board_serial. Each LRA channel's f0 is the one it plays \
+      with, f0_source saying whence: calibrated on the board, a calibration kept on this host \
+      for this board (calibrate --write), or the board file.
       """)
 
   @OptionGroup var connection: PortOptions
@@ -23,6 +28,8 @@ struct Probe: ParsableCommand {
 
   @Flag(help: "Print one JSON object.")
   var json = false
+
+  @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
     _ = try connection.required()
@@ -38,10 +45,13 @@ struct Probe: ParsableCommand {
     } catch {
       throw CLIError(error.description)
     }
+    let calibrated = result.capabilities.map {
+      CalibratedBoard.resolve($0, identity: result.identity, catalog: boardOptions.catalog(), store: CalibratedBoard.store(boardOptions))
+    }
     if json {
-      print(ProbeReport.json(result).rendered)
+      print(ProbeReport.json(result, calibrated: calibrated).rendered)
     } else {
-      print(ProbeReport.text(result))
+      print(ProbeReport.text(result, calibrated: calibrated))
     }
     if !result.supportsHaptics { throw ExitCode(1) }
   }
@@ -57,6 +67,7 @@ enum ProbeReport {
     if features.contains(.calibration) { names.append("calibration") }
     if features.contains(.romEffects) { names.append("ROM effects") }
     if features.contains(.signedLevels) { names.append("signed levels") }
+    if features.contains(.identity) { names.append("identity") }
     return names
   }
 
@@ -77,13 +88,15 @@ enum ProbeReport {
     }
   }
 
-  static func channelJSON(_ channel: BoardCapabilities.Channel) -> JSONText {
+  static func channelJSON(_ channel: BoardCapabilities.Channel, _ calibrated: CalibratedBoard.Channel?) -> JSONText {
     let q: JSONText = optional(channel.qualityFactor) { .fixed($0, digits: 2) }
     let range: JSONText = optional(channel.frequencyRange) { .array([.int($0.lowerBound), .int($0.upperBound)]) }
+    let lra = channel.kind == .lra
     return .object([
       ("kind", .string(kindName(channel.kind))),
       // An ERM has no resonance: its f0 on the wire means nothing (issue 32 point 7).
-      ("f0_hz", channel.kind == .lra ? .fixed(channel.resonantFrequency, digits: 1) : .null),
+      ("f0_hz", lra ? .fixed(calibrated?.f0 ?? channel.resonantFrequency, digits: 1) : .null),
+      ("f0_source", lra ? .string((calibrated?.source ?? .boardFile).rawValue) : .null),
       ("q", q),
       ("frequency_range_hz", range),
       ("amplitude_bits", .int(channel.amplitudeBits)),
@@ -97,7 +110,7 @@ enum ProbeReport {
     return transform(value)
   }
 
-  static func json(_ result: ProbeResult) -> JSONText {
+  static func json(_ result: ProbeResult, calibrated: CalibratedBoard? = nil) -> JSONText {
     let capabilities = result.capabilities
     var members: [(String, JSONText)] = [
       ("supports_haptics", .bool(result.supportsHaptics)),
@@ -115,7 +128,10 @@ enum ProbeReport {
     let features: [String] = capabilities.map { featureNames($0.features) } ?? []
     members.append(("features", .array(features.map { JSONText.string($0) })))
     let channels: [BoardCapabilities.Channel] = capabilities?.channels ?? []
-    members.append(("channels", .array(channels.map { channelJSON($0) })))
+    members.append(("channels", .array(channels.enumerated().map { channelJSON($1, calibrated?.channels[safe: $0]) })))
+    members.append(("identity", optional(result.identity.key) { .string($0) }))
+    members.append(("usb_serial", optional(result.identity.usbSerial) { .string($0) }))
+    members.append(("board_serial", optional(result.identity.boardSerial.flatMap { $0 == 0 ? nil : $0 }) { .string(BoardIdentity.hex($0)) }))
     members.append(("answer_ms", optional(result.answerTime) { .fixed($0 * 1000, digits: 3) }))
     members.append(("round_trip_ms", optional(result.roundTrip) { .fixed($0 * 1000, digits: 3) }))
     members.append(("clock_offset_s", optional(result.clockOffset) { .fixed($0, digits: 6) }))
@@ -125,7 +141,7 @@ enum ProbeReport {
     return .object(members)
   }
 
-  static func text(_ result: ProbeResult) -> String {
+  static func text(_ result: ProbeResult, calibrated: CalibratedBoard? = nil) -> String {
     var lines: [String] = []
     guard let capabilities = result.capabilities else {
       return "\(result.port): haptics not supported: \(result.reason ?? "unknown")"
@@ -139,13 +155,18 @@ enum ProbeReport {
     for (index, channel) in capabilities.channels.enumerated() {
       var text = "  channel \(index): \(kindName(channel.kind))"
       if channel.kind != .none {
-        if channel.kind == .lra { text += " f0 \(Decimal6.string(channel.resonantFrequency, digits: 1)) Hz," }
+        if channel.kind == .lra {
+          let resolved = calibrated?.channels[safe: index]
+          text += " f0 \(Decimal6.string(resolved?.f0 ?? channel.resonantFrequency, digits: 1)) Hz"
+          text += " (\((resolved?.source ?? .boardFile).rawValue)),"
+        }
         if let q = channel.qualityFactor { text += " Q \(Decimal6.string(q, digits: 1)),"}
         if let range = channel.frequencyRange { text += " drive \(range.lowerBound)–\(range.upperBound) Hz," }
         text += " \(channel.amplitudeBits)-bit, calibration: \(calibrationName(channel.calibration))"
       }
       lines.append(text)
     }
+    lines.append("  this board: \(result.identity.description)")
     if let rtt = result.roundTrip, let offset = result.clockOffset, let drift = result.driftPPM {
       lines.append(
         "  round trip \(Decimal6.string(rtt * 1000, digits: 3)) ms, clock offset \(Decimal6.string(offset, digits: 6)) s, drift "

@@ -158,11 +158,15 @@ struct Send: ParsableCommand {
       if let simulated {
         engine = try HapticEngine.simulated(profile: simulated, configuration: configuration, logsDrive: true)
       } else {
-        // The board's own file (built-in or user) decides the profile it is rendered for.
+        // The board's own file (built-in or user) decides the profile it is rendered for, with
+        // the f0 this physical board was calibrated to (kept on it, or on this host).
         let catalog = boardOptions.catalog()
+        let store = CalibratedBoard.store(boardOptions)
         engine = try HapticEngine.serial(
           port: connection.port ?? "", baud: connection.baud, configuration: configuration,
-          profileFor: { catalog.board($0.boardID)?.profile })
+          profileFor: { capabilities, identity in
+            CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
+          })
       }
     } catch {
       throw CLIError("cannot play on \(connection.port ?? board): \(error.message)")

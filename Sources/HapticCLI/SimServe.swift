@@ -68,6 +68,9 @@ struct SimServe: ParsableCommand {
   @Option(help: "Seed of the fault generator.")
   var seed: UInt64 = 1
 
+  @Option(help: "The serial the board keeps (8 hex digits, not 0), as if a host had assigned one; default none.")
+  var serial: String?
+
   @OptionGroup var traceOptions: TraceOptions
 
   @OptionGroup var boardOptions: BoardOptions
@@ -85,6 +88,15 @@ struct SimServe: ParsableCommand {
     if let resetEvery, !(resetEvery >= 0.1 && resetEvery <= 86_400) {
       throw ValidationError("--reset-every must be 0.1–86400 seconds")
     }
+    if let serial, Self.serialValue(serial) == nil {
+      throw ValidationError("--serial \(serial): give 1 to 8 hex digits, not all 0 (e.g. 1A2B3C4D)")
+    }
+  }
+
+  /// `text` as a board serial: 1–8 hex digits, not 0.
+  static func serialValue(_ text: String) -> UInt32? {
+    guard (1...8).contains(text.count), let value = UInt32(text, radix: 16), value != 0 else { return nil }
+    return value
   }
 
   func run() throws {
@@ -93,6 +105,7 @@ struct SimServe: ParsableCommand {
     configuration.driftPPM = driftPPM
     configuration.clockOffset = clockOffset
     configuration.watchdog = Double(watchdogMs) / 1000
+    configuration.serial = serial.flatMap(Self.serialValue) ?? 0
     if let actualF0 {
       // The actuators resonate there (the physics and the driver's calibration), while the
       // board announces and the renderer plans with its board file's f0.

@@ -3,6 +3,7 @@ import HapticCore
 import HapticLocks
 public import HapticAudio
 public import HapticRenderer
+public import HapticTransport
 public import HapticWire
 
 /// Core Haptics' engine over a board: players, a streaming scheduler that keeps the board's
@@ -145,7 +146,7 @@ public final class HapticEngine: Sendable {
   /// An engine on the board at a serial port or pseudo-terminal.
   public static func serial(
     port: String, baud: Int = 115_200, configuration: Configuration = Configuration(),
-    profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
+    profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) -> HapticEngine {
     try HapticEngine(link: try SerialBoardLink(port: port, baud: baud, profileFor: profileFor), configuration: configuration)
   }

@@ -11,6 +11,8 @@ public import HapticWire
 public final class SerialBoardLink: BoardLink, Sendable {
   public let capabilities: BoardCapabilities
   public let profile: BoardProfile
+  /// Which physical board this is (docs/protocol.md §6.11).
+  public let identity: BoardIdentity
   /// The port's path (the transport's name).
   public let port: String
   /// The link's baud rate.
@@ -25,13 +27,14 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - port: the serial port or pseudo-terminal path.
   ///   - baud: the line's rate.
   ///   - probeTimeout: how long the probe waits for the board, seconds.
-  ///   - profileFor: the renderer profile for the probed board (e.g. from its board file);
-  ///     `nil` falls back to `BoardProfile(capabilities:)` (HapticWire).
+  ///   - profileFor: the renderer profile for the probed board and which physical board it is
+  ///     (e.g. from its board file, with a calibration kept for it); `nil` falls back to
+  ///     `BoardProfile(capabilities:)` (HapticWire).
   /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public convenience init(
     port: String, baud: Int = 115_200, probeTimeout: Double = 2,
-    profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
+    profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     let transport: any ByteTransport
     do {
@@ -49,12 +52,12 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - transport: the open port; the link owns it from now on.
   ///   - baud: the line's rate, for the link's timers.
   ///   - probeTimeout: how long the probe waits for the board, seconds.
-  ///   - profileFor: the renderer profile for the probed board; `nil` falls back to
-  ///     `BoardProfile(capabilities:)` (HapticWire).
+  ///   - profileFor: the renderer profile for the probed board and its identity; `nil` falls
+  ///     back to `BoardProfile(capabilities:)` (HapticWire).
   /// - Throws: as ``init(port:baud:probeTimeout:profileFor:)``, but for opening the port.
   public init(
     transport: any ByteTransport, baud: Int = 115_200, probeTimeout: Double = 2,
-    profileFor: @Sendable (BoardCapabilities) -> BoardProfile? = { _ in nil }
+    profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     port = transport.name
     self.baud = baud
@@ -78,7 +81,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
       throw HapticEngineError(.notSupported, "\(port): haptics not supported: \(result.reason ?? "unknown reason")")
     }
     self.capabilities = capabilities
-    profile = profileFor(capabilities) ?? BoardProfile(capabilities: capabilities)
+    identity = result.identity
+    profile = profileFor(capabilities, result.identity) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
     let box = HandlerBox()

@@ -26,6 +26,9 @@ public struct ProbeResult: Sendable {
   /// Frames the probe sent again: to a board that did not answer yet (one still booting after
   /// an auto-reset) and on the link once it did.
   public var retransmissions: Int
+  /// Which physical board answered: its port's USB serial number, and the serial a board with
+  /// the *identity* feature keeps (docs/protocol.md §6.11).
+  public var identity = BoardIdentity()
 }
 
 /// Runs the capability probe: identify → capabilities, then clock queries for round-trip time,
@@ -38,11 +41,15 @@ public struct Prober: Sendable {
   public var clockSamples: Int
   /// Seconds between clock queries: 24 samples span about a second, enough for a drift estimate.
   static let querySpacing = 0.040
+  /// A serial to give a board with the *identity* feature that keeps none yet (not 0; a board
+  /// that has one keeps its own). Nil: only ask (docs/protocol.md §6.11).
+  public var assignSerial: UInt32?
 
   /// Creates a prober.
-  public init(timeout: Double = 2, clockSamples: Int = 24) {
+  public init(timeout: Double = 2, clockSamples: Int = 24, assignSerial: UInt32? = nil) {
     self.timeout = timeout
     self.clockSamples = clockSamples
+    self.assignSerial = assignSerial == 0 ? nil : assignSerial
   }
 
   /// Probes the board on `transport`.
@@ -74,13 +81,16 @@ public struct Prober: Sendable {
     /// When the next clock query may go out: spaced so the samples span over half a second,
     /// enough for a drift estimate.
     var nextQueryTime = Double.infinity
+    /// An `identity request` sent and not yet answered (the probe waits for it, up to the
+    /// clock deadline).
+    var identityPending = false
 
     try transport.write([0])
     try transport.write(link.send(.identify, now: now()))
     while true {
       let t = now()
       if result.capabilities == nil && t >= timeout { break }
-      if result.capabilities != nil && (samples >= clockSamples || t >= clockDeadline) { break }
+      if result.capabilities != nil && ((samples >= clockSamples && !identityPending) || t >= clockDeadline) { break }
       let bytes = try transport.read(timeout: 0.002)
       let output = link.receive(decoder.feed(bytes), now: now())
       try transport.write(output.bytes)
@@ -103,6 +113,14 @@ public struct Prober: Sendable {
           sync = ClockSync(clockFrequency: Double(max(capabilities.clockFrequency, 1)))
           clockDeadline = now() + 1.5
           nextQueryTime = now()
+          if capabilities.features.contains(.identity) {
+            identityPending = true
+            try transport.write(link.send(.identityRequest(assign: assignSerial), now: now()))
+          }
+        case .identity(let serial):
+          guard identityPending else { continue }
+          identityPending = false
+          result.identity.boardSerial = serial
         case .clock(let id, let ticks):
           guard let sent = queryTimes.removeValue(forKey: id) else { continue }
           sync?.add(hostSend: sent, hostReceive: now(), boardTicks: ticks)
@@ -126,6 +144,7 @@ public struct Prober: Sendable {
       try transport.write(link.poll(now: now()).bytes)
     }
     result.retransmissions = link.statistics.resends
+    result.identity.usbSerial = PortList.usbSerial(of: transport.name)
     guard let capabilities = result.capabilities else {
       result.reason = "no answer within \(formatSeconds(timeout)) s (is the board running hapticctl firmware at this baud rate?)"
       return result

@@ -70,6 +70,8 @@ import Testing
     if board.profile.channels.contains(where: { $0.frequencyControl != nil }) { features |= 0x04 }
     if board.file.levels.signed { features |= 0x20 }
     if board.file.driver == "drv2605l-rtp" { features |= 0x18 }
+    // Every board of the firmware core keeps a serial (protocol v1.1 identity, §6.11).
+    features |= 0x40
     #expect(try number("BOARD_FEATURES") == features)
   }
 

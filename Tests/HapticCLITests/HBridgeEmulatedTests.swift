@@ -231,7 +231,7 @@ struct HBridgeEmulatedTests {
     #expect(channels.map { $0["kind"] as? String } == ["ERM", "LRA"], "\(channels)")
     #expect(channels.map { $0["f0_hz"] as? Double } == [nil, 170], "an ERM reports no f0: \(channels)")
     #expect(channels.last?["frequency_range_hz"] as? [Int] == [80, 300], "\(channels)")
-    #expect(probed["features"] as? [String] == ["braking", "overdrive", "frequency control", "signed levels"], "\(probed)")
+    #expect(probed["features"] as? [String] == ["braking", "overdrive", "frequency control", "signed levels", "identity"], "\(probed)")
     let noChip = try CLIRunner.run(["emulate", "--board", "uno-hbridge", "--no-chip"])
     #expect(noChip.status == 1 && noChip.stderr.contains("no driver chip to model"), "\(noChip.stderr)")
   }
