@@ -10,17 +10,22 @@ struct Characterize: ParsableCommand {
     discussion: """
       Plays test patterns on the board's simulated actuator (physics at 16 kHz, deterministic) \
       and measures:
-        steady level   a 0.4 s continuous event at intensity 0.05 … 1 (step 0.05) and sharpness \
-      0, 0.25, 0.5, 0.75, 1: the largest |acceleration| over 0.25 … 0.35 s
-        steps          levels at least 2.5 dB apart above the 0.026 G detection threshold; the \
-      smallest and the 0.9 → 1 gain in dB; the lowest intensity that is felt
-        overshoot      the largest |acceleration| of the run over the steady level (intensity \
-      0.5 and 1), the rise to 90 % at intensity 1, and the stop (event end → last \
-      |acceleration| at 0.026 G) at intensity 1 and 0.5
+        steady level   a 0.4 s continuous event at intensity 0.05 … 1 (step 0.05)
+                       and sharpness 0, 0.25, 0.5, 0.75, 1: the largest
+                       |acceleration| over 0.25 … 0.35 s
+        steps          levels at least 2.5 dB apart above the 0.026 G detection
+                       threshold; the smallest and the 0.9 → 1 gain in dB; the
+                       lowest intensity that is felt
+        overshoot      the largest |acceleration| of the run over the steady level
+                       (intensity 0.5 and 1), the rise to 90 % at intensity 1, and
+                       the stop (event end → last |acceleration| at 0.026 G) at
+                       intensity 1 and 0.5
         tilt           the spread of the intensity-1 level across sharpness, dB
-        transients     a lone transient (intensity 1) at sharpness 0, 0.5, 1: peak, rise, stop
-        transient over continuous   a transient (1, 1) at 0.2 s over a continuous event (0.6, s): \
-      its peak against the transient alone
+        transients     a lone transient (intensity 1) at sharpness 0, 0.5, 1: peak,
+                       rise, stop
+        transient over continuous
+                       a transient (1, 1) at 0.2 s over a continuous event (0.6, s):
+                       its peak against the transient alone
       Formats: table (default), json, svg (intensity → acceleration in log G per sharpness, with \
       the detection threshold). Works for user board files (--boards-dir) too.
       """)

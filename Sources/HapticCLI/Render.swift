@@ -11,14 +11,15 @@ struct Render: ParsableCommand {
     discussion: """
       Formats:
         csv    one row per frame per channel: time_s,channel,amplitude,frequency_hz
-               (amplitude -1…1 of full-scale drive, negative = braking; 0 Hz when the board
-               has no frequency control)
+               (amplitude -1…1 of full-scale drive, negative = braking; 0 Hz when
+               the board has no frequency control)
         json   the segment stream per channel (what goes on the wire) plus the stats
-        svg    per channel: amplitude over time, the drive frequency under it on channels
-               with frequency control (none on an ERM), the pattern's events marked above
-               (hover: type, time, duration, intensity, sharpness); --from S --to S plots that
-               window of pattern time only, at full resolution (the other formats are always
-               whole and refuse --from/--to)
+        svg    per channel: amplitude over time, the drive frequency under it on
+               channels with frequency control (none on an ERM), the pattern's
+               events marked above (hover: type, time, duration, intensity,
+               sharpness); --from S --to S plots that window of pattern time only,
+               at full resolution (the other formats are always whole and refuse
+               --from/--to)
         stats  one JSON object: pattern_duration_s (Apple's: the last event's end),
                drive_duration_s (until the drive is at rest), frames, segments,
                wire_bytes and more

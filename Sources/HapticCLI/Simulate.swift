@@ -17,16 +17,18 @@ struct Simulate: ParsableCommand {
       driven damped mass-spring, an ERM as a first-order motor) at a fixed physics rate on a \
       virtual clock, and runs on until the actuator is at rest. Deterministic.
       Formats:
-        summary  JSON: pattern_duration_s (Apple's: the last event's end), \
-      drive_duration_s (until the drive is at rest, as render's), simulated_s (with the \
-      ring-down); per channel peak_g, rms_g, rise_ms (drive start → envelope at 90 % of its \
-      peak), stop_ms (drive end → envelope below 0.026 G)
+        summary  JSON: pattern_duration_s (Apple's: the last event's end),
+                 drive_duration_s (until the drive is at rest, as render's),
+                 simulated_s (with the ring-down); per channel peak_g, rms_g,
+                 rise_ms (drive start → envelope at 90 % of its peak), stop_ms
+                 (drive end → envelope below 0.026 G)
         csv      one row per physics step per channel: time_s,channel,drive,accel_g
-        wav      acceleration as 16-bit audio at the physics rate, one channel per actuator \
-      (full scale ±4 G)
-        svg      per channel: drive and acceleration over time, each with its time axis; \
-      --from S --to S plots that window of pattern time only, at full resolution (the other \
-      formats are always whole and refuse --from/--to)
+        wav      acceleration as 16-bit audio at the physics rate, one channel per
+                 actuator (full scale ±4 G)
+        svg      per channel: drive and acceleration over time, each with its time
+                 axis; --from S --to S plots that window of pattern time only, at
+                 full resolution (the other formats are always whole and refuse
+                 --from/--to)
       --audio OUT.wav mixes the pattern's audio events (AudioCustom files, resolved next to the \
       AHAP file; AudioContinuous tones) into a 48 kHz mono WAV aligned with the haptic timeline.
       """)
