@@ -17,7 +17,9 @@ struct ProbeCommandTests {
     let result = try CLIRunner.run(["probe", "--port", pty.path])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("\(pty.path): sim-lra, firmware scripted-board 0.1.0, protocol 1"))
-    #expect(result.stdout.contains("channel 0: LRA f0 170.0 Hz, Q 11.0, drive 80–300 Hz, 8-bit"))
+    #expect(result.stdout.contains("channel 0: LRA f0 170.0 Hz (board file), Q 11.0, drive 80–300 Hz, 8-bit"), "\(result.stdout)")
+    // A v1.0 board (no identity feature): nothing tells it from another of its type.
+    #expect(result.stdout.contains("this board: none (no USB serial number, and the board does not keep a serial)"), "\(result.stdout)")
     #expect(result.stdout.contains("round trip"))
     #expect(result.stdout.contains("haptics: supported"))
   }
@@ -39,6 +41,8 @@ struct ProbeCommandTests {
     #expect(object["protocol_version"] as? Int == 1)
     #expect(object["firmware"] as? String == "scripted-board 0.1.0")
     #expect((object["channels"] as? [[String: Any]])?.first?["kind"] as? String == "LRA")
+    #expect((object["channels"] as? [[String: Any]])?.first?["f0_source"] as? String == "board file")
+    #expect(object["identity"] is NSNull && object["usb_serial"] is NSNull && object["board_serial"] is NSNull, "\(object)")
     #expect(object["round_trip_ms"] is Double || object["round_trip_ms"] is Int)
   }
 
