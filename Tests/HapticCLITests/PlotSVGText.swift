@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import HapticCLI
+
 /// A rectangle in image coordinates (px, y down).
 struct PlotBox: CustomStringConvertible {
   var x0: Double
@@ -29,24 +31,10 @@ struct PlotText {
   var size: Double
   var box: PlotBox
 
-  /// The advance-width bound, in ems, that the writers use (`SVGText.width` in HapticCLI).
+  /// The advance-width bound the writers use (`SVGText.width` in HapticCLI): the same rule,
+  /// which `PlotTextTests` checks against rsvg's ink.
   static func width(_ text: String, size: Double) -> Double {
-    var ems = 0.0
-    for character in text.unicodeScalars {
-      switch character {
-      case " ", ".", ",", ":", ";", "'", "!", "|", "i", "j", "l", "I", "(", ")", "[", "]", "/", "-", "f", "t", "r":
-        ems += 0.42
-      case "m", "w", "M", "W", "%":
-        ems += 1.0
-      case "A"..."Z":
-        ems += 0.8
-      case "0"..."9", "a"..."z", "_", "$", "?", "*":
-        ems += 0.66
-      default:
-        ems += 1.0
-      }
-    }
-    return ems * size
+    SVGText.width(text, size: size)
   }
 
   /// Every `<text>` of `svg` (font size from the element, else the root's, else 16).
