@@ -25,11 +25,22 @@ public struct BoardDefinition: Sendable, Hashable {
     // Syntax first with hapticctl's own parser, which says where (line:column); it accepts
     // trailing commas like Foundation's JSON5 mode but reports positions.
     let bytes = [UInt8](data)
+    let isObject: Bool
     do {
-      _ = try JSONParser.parse(bytes, maxDepth: 64)
+      isObject = try JSONParser.parse(bytes, maxDepth: 64).withRoot { root in
+        if case .object = root.kind { return true } else { return false }
+      }
     } catch {
       let (line, column) = SourceLines(bytes).location(of: error.offset)
       throw BoardFileError(file: path, problems: [.init("", "not valid JSON at line \(line), column \(column): \(error.message)")])
+    }
+    // Decided here, before Foundation sees the text: swift-foundation's JSON5 scanner traps
+    // (JSON5Scanner.validateNumber, "Illegal instruction") on a top-level number after
+    // whitespace, e.g. " 4444.444444444444444444" — found by the board-file fuzz target, and
+    // reproduced with JSONDecoder alone (allowsJSON5, decoding a Double; without JSON5, or
+    // inside an object, it decodes). A board file is an object, so nothing is lost.
+    guard isObject else {
+      throw BoardFileError(file: path, problems: [.init("", "a board file is one JSON object")])
     }
     // snake_case keys as their camelCase spelling (BoardFileSpelling).
     let (data, spellingProblems) = BoardFileSpelling.camelCased(data)

@@ -24,6 +24,11 @@ import Testing
     #expect(problems("{ \"schema\": 1,").first?.hasPrefix("not valid JSON") == true)
     #expect(problems("[1, 2]") == ["a board file is one JSON object"])
     #expect(problems("") .first?.hasPrefix("not valid JSON") == true)
+    // Found by fuzzing: Foundation's JSON5 decoder traps on a top-level number after
+    // whitespace; the file is refused before Foundation sees it.
+    for text in [" 4444.444444444444444444", " 1.5", "\n7", " \"text\"", " true", " null"] {
+      #expect(problems(text) == ["a board file is one JSON object"], "\(text)")
+    }
   }
 
   @Test func missingAndMistypedFieldsNameTheirPath() {
