@@ -73,8 +73,9 @@ public final class HapticEngine: Sendable {
     public var boardStatusAnswered = false
     /// Board seconds at which the drive sent last came to rest: the start of the first frame of
     /// zero drive with every actuator at rest (as the host models it) after the last frame that
-    /// drove or braked; nil while nothing has driven. With a player's ``HapticPatternPlayer/startTime``
-    /// it gives the drive duration, the same as a render's (docs/semantics.md §13.7).
+    /// drove or braked; nil while nothing has driven. Less an advanced player's
+    /// ``HapticAdvancedPatternPlayer/startTime`` it is the drive duration, the same as a
+    /// render's (docs/semantics.md §5.1).
     public var driveEnd: Double?
     /// The onsets of the drive sent, in board time: where a channel's drive went from level 0
     /// to non-zero, the first 1 024 (re-rendered drive replaces what it superseded). With no
