@@ -52,6 +52,12 @@ wire_seeds() {
 build_swift() {
   echo "== building the Swift fuzz targets (release, libFuzzer + AddressSanitizer)"
   mkdir -p "$work"
+  # SwiftPM (6.3) keeps a nested package's build description across builds without noticing a
+  # source file added to the root package it depends on by path: the next build fails with
+  # "cannot find 'X' in scope" for the new file's declarations (seen here with
+  # HapticTransport/BoardIdentity.swift, in this package and in Scripts/benchmarks). Dropping
+  # the cached description makes it scan the sources again; everything else stays incremental.
+  rm -f "$work/release/description.json"
   # -Xswiftc instruments the root package's modules too (--sanitize alone covers only this
   # package's targets; --sanitize=fuzzer tells SwiftPM that libFuzzer supplies main).
   swift build --package-path "$root/Scripts/fuzz" -c release --sanitize=fuzzer --sanitize=address \
