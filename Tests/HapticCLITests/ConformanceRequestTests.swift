@@ -7,7 +7,7 @@ import Testing
 /// payload longer than its message's layout are `badPayload` and change nothing; a batch of 0
 /// segments is valid and queues nothing.
 extension ConformanceTests {
-  @Test("Out-of-range watchdog, trailing payload bytes, a batch of 0 segments", arguments: targets)
+  @Test("Malformed requests (watchdog out of range, trailing bytes, a 0-frame segment, levelBytes 3) are badPayload, not bad frames; batches of 0 segments are valid", arguments: targets)
   func malformedRequests(_ target: Target) throws {
     try Self.withBoard(target) { host in
       let capabilities = try #require(try host.identify())
@@ -32,6 +32,16 @@ extension ConformanceTests {
         #expect(try host.status()?.badFrames == badBefore, "type 0x\(String(type, radix: 16)) with \(payload.count) bytes counted as a bad frame")
       }
       #expect(try host.identify()?.watchdogMilliseconds == watchdog, "a padded set watchdog changed nothing")
+      // A segment of 0 frames is malformed, and so is a level width other than 1 or 2.
+      let zero = WireMessage.queueSegments(SegmentBatch(
+        channel: 0, startTime: 0, levelBytes: 1,
+        segments: [.init(frames: 0, startLevel: 10, endLevel: 10, startFrequency: 0, endFrequency: 0)]))
+      try host.sendReliable(type: 0x05, payload: zero.payload())
+      #expect(try Self.nextError(host) == ProtocolError(code: .badPayload, messageType: 0x05, detail: 0), "a 0-frame segment")
+      var wide = WireMessage.queueSegments(SegmentBatch(channel: 0, startTime: 0, levelBytes: 1, segments: [])).payload()
+      wide[5] = 3  // levelBytes
+      try host.sendReliable(type: 0x05, payload: wide)
+      #expect(try Self.nextError(host) == ProtocolError(code: .badPayload, messageType: 0x05, detail: 0), "levelBytes 3")
       // A batch of 0 segments: accepted, nothing queued.
       let now = try #require(try host.status()).boardTime
       try host.send(.queueSegments(SegmentBatch(channel: 0, startTime: now &+ 100_000, levelBytes: 1, segments: [])))
