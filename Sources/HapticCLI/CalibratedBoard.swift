@@ -57,8 +57,11 @@ struct CalibratedBoard {
     return CalibratedBoard(definition: definition, channels: channels, kept: record)
   }
 
-  /// The calibrations kept in the board-file folders of `options`.
+  /// The calibrations kept in the board-file folders of `options`; a file that cannot be read
+  /// is skipped with a warning on standard error naming it.
   static func store(_ options: BoardOptions) -> CalibrationStore {
-    CalibrationStore.load(folders: BoardCatalog.searchPath(options.boardsDirectories))
+    let store = CalibrationStore.load(folders: BoardCatalog.searchPath(options.boardsDirectories))
+    for problem in store.problems { printError("warning: \(problem)") }
+    return store
   }
 }

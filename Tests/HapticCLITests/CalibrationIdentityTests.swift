@@ -82,7 +82,10 @@ struct CalibrationIdentityTests {
     #expect(probed["identity"] as? String == "serial-0BADCAFE" && probed["board_serial"] as? String == "0BADCAFE", "\(probed)")
     #expect(try channel0(probed)["f0_hz"] as? Double == 171.2, "\(probed)")
     #expect(try channel0(probed)["f0_source"] as? String == "calibration kept on this host", "\(probed)")
+    // A record that cannot be read is skipped, named in a warning.
+    try "{not json".write(to: folder.appendingPathComponent("calibrations/serial-22222222.json"), atomically: true, encoding: .utf8)
     let text = try CLIRunner.run(["probe", "--port", mine.firstLine] + dir)
+    #expect(text.stderr.contains("calibrations/serial-22222222.json: not a calibration record"), "\(text.stderr)")
     #expect(text.stdout.contains("f0 171.2 Hz (calibration kept on this host)") && text.stdout.contains("this board: board serial 0BADCAFE"), "\(text.stdout)")
     let other = try object(try CLIRunner.run(["probe", "--port", stranger.firstLine, "--json"] + dir), "probe stranger")
     #expect(try channel0(other)["f0_hz"] as? Double == 175 && channel0(other)["f0_source"] as? String == "board file", "\(other)")
