@@ -116,7 +116,7 @@ final class SendSession: Sendable {
   static let inStepLead = 0.1
 
   /// How a run went: its start and end (board seconds; no start for a ROM effect), the
-  /// pattern's duration and the onset error.
+  /// pattern's duration, and what was played (the events the onset error is measured for).
   private struct PlayOutcome {
     var start: Double?
     var ended: Double
