@@ -48,7 +48,16 @@ struct StreamScheduler: Sendable {
   private(set) var base: MixState
   /// At the first frame not yet sent.
   private(set) var head: MixState
-  private(set) var counters = Counters()
+  /// The tallies kept as batches go out; ``counters`` adds what the head's state knows.
+  private var tallies = Counters()
+  /// The counters so far, with the drive's rest and onsets read from the head (what was sent),
+  /// not copied into the tallies at every render.
+  var counters: Counters {
+    var counters = tallies
+    counters.restFrame = head.lastBusyFrame.map { $0 + 1 }
+    counters.onsets = head.onsets
+    return counters
+  }
   /// Whether the last batch sent ended on a non-zero level (then zeros must follow explicitly,
   /// or the board would count an underrun).
   private var lastSentDriven = false
@@ -91,7 +100,7 @@ struct StreamScheduler: Sendable {
       // never caught up by sending more than the lookahead (the spiral of death). Resume at
       // the board's current frame.
       if !base.isQuiet {
-        counters.underruns += 1
+        tallies.underruns += 1
       }
       Self.advance(&base, to: now, quietJump: true)
       head = base
@@ -186,7 +195,7 @@ struct StreamScheduler: Sendable {
     Self.advance(&state, to: frame, quietJump: false)
     head = state
     guard end > head.frame else { return [] }
-    counters.replaces += 1
+    tallies.replaces += 1
     return render(to: end, replace: true, now: now)
   }
 
@@ -220,7 +229,7 @@ struct StreamScheduler: Sendable {
         if frame.level != 0 { driven = true }
         if let segment = encoders[channel].add(frame) { segments[channel].append(segment) }
       }
-      counters.framesRendered += 1
+      tallies.framesRendered += 1
       if segments.indices.contains(where: { segments[$0].count >= budgets[$0] - 1 }) {
         queueFreesAt = queues.compactMap(\.nextFree).min()
         break
@@ -229,8 +238,6 @@ struct StreamScheduler: Sendable {
     for channel in encoders.indices {
       if let segment = encoders[channel].finish() { segments[channel].append(segment) }
     }
-    counters.restFrame = head.lastBusyFrame.map { $0 + 1 }
-    counters.onsets = head.onsets
     let endsDriven = segments.contains { ($0.last?.endLevel ?? 0) != 0 }
     defer { lastSentDriven = endsDriven }
     guard driven || replace || lastSentDriven else { return [] }
@@ -242,7 +249,7 @@ struct StreamScheduler: Sendable {
     for channel in segments.indices {
       let silent = segments[channel].allSatisfy { $0.startLevel == 0 && $0.endLevel == 0 }
       if replace && silent && !queues[channel].drives(from: start) { continue }
-      counters.segments += segments[channel].count
+      tallies.segments += segments[channel].count
       queues[channel].record(startFrame: start, segments: segments[channel])
       batches.append(Batch(replace: replace, channel: channel, startFrame: start, segments: segments[channel]))
     }
