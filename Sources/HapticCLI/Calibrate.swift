@@ -191,5 +191,5 @@ private final class CalibrationAnswer: @unchecked Sendable {
 }
 
 extension Array {
-  subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -24,8 +24,11 @@ struct CalibratedBoard {
   var definition: BoardDefinition?
   /// Per channel, as the board announces them.
   var channels: [Channel]
-  /// The host-kept calibration used, if any.
-  var kept: BoardCalibration?
+
+  /// Channel `index` as resolved, nil past the board's channels.
+  func channel(_ index: Int) -> Channel? {
+    channels.indices.contains(index) ? channels[index] : nil
+  }
 
   /// Resolves the board announced by `capabilities`, known as `identity`, against the board
   /// files of `catalog` and the calibrations of `store`.
@@ -54,7 +57,7 @@ struct CalibratedBoard {
     }
     // A measured f0 the board file's rules refuse (far out of range) leaves the file's.
     let definition = overrides.isEmpty ? file : (try? file?.calibrated(overrides)) ?? file
-    return CalibratedBoard(definition: definition, channels: channels, kept: record)
+    return CalibratedBoard(definition: definition, channels: channels)
   }
 
   /// The calibrations kept in the board-file folders of `options`; a file that cannot be read

@@ -128,7 +128,7 @@ enum ProbeReport {
     let features: [String] = capabilities.map { featureNames($0.features) } ?? []
     members.append(("features", .array(features.map { JSONText.string($0) })))
     let channels: [BoardCapabilities.Channel] = capabilities?.channels ?? []
-    members.append(("channels", .array(channels.enumerated().map { channelJSON($1, calibrated?.channels[safe: $0]) })))
+    members.append(("channels", .array(channels.enumerated().map { channelJSON($1, calibrated?.channel($0)) })))
     members.append(("identity", optional(result.identity.key) { .string($0) }))
     members.append(("usb_serial", optional(result.identity.usbSerial) { .string($0) }))
     members.append(("board_serial", optional(result.identity.boardSerial.flatMap { $0 == 0 ? nil : $0 }) { .string(BoardIdentity.hex($0)) }))
@@ -156,7 +156,7 @@ enum ProbeReport {
       var text = "  channel \(index): \(kindName(channel.kind))"
       if channel.kind != .none {
         if channel.kind == .lra {
-          let resolved = calibrated?.channels[safe: index]
+          let resolved = calibrated?.channel(index)
           text += " f0 \(Decimal6.string(resolved?.f0 ?? channel.resonantFrequency, digits: 1)) Hz"
           text += " (\((resolved?.source ?? .boardFile).rawValue)),"
         }
