@@ -115,13 +115,17 @@ extension ReliableLink {
   private mutating func processAck(_ frame: WireFrame, now: Double, output: inout Output) {
     guard let first = inFlight.first else { return }
     let ack = frame.ack
+    let holds = frame.flags.contains(.hold) && frame.type == WireMessage.Kind.ack.rawValue
+    let pureAck = frame.type == WireMessage.Kind.ack.rawValue && !frame.flags.contains(.reliable)
+      && !frame.flags.contains(.poll)
     // Frames acknowledged: those before `ack` within the window.
     let acknowledged = Int(ack &- first.seq)
     if acknowledged > 0 && acknowledged <= inFlight.count {
       let newest = inFlight[acknowledged - 1]
-      // Karn's rule: only frames sent once give samples; a backed-off RTO stays until one
-      // does (RFC 6298 §5.7).
-      if !newest.retransmitted { timer.sample(max(now - newest.firstSent, 0)) }
+      // Karn's rule: only frames sent once and not held back by a go-back-N give samples, timed
+      // from the latest poll about them if one went; a backed-off RTO stays until one does
+      // (RFC 6298 §5.7).
+      if newest.sampleable { timer.sample(max(now - max(newest.firstSent, newest.polledAt ?? 0), 0)) }
       // The oldest frame acknowledged waited longest: from being handed to the link to this
       // ack, window waits and recoveries included.
       // (Not a frame resent while no one listened: that wait was the peer's boot, not the link.)
@@ -133,28 +137,45 @@ extension ReliableLink {
       congestionWindow = min(congestionWindow + 1, configuration.window)
       duplicateAcks = 0
       consecutiveTimeouts = 0
+      consecutiveFastRecoveries = 0
       lastPoll = nil
-      if frame.flags.contains(.nak), ack == inFlight.first?.seq {
+      if holds {
+        peerHolding = !inFlight.isEmpty
+      } else if peerHolding {
+        resumeAfterHold(now: now, output: &output)
+      } else if frame.flags.contains(.nak), ack == inFlight.first?.seq {
         fastRetransmit(now: now, output: &output)
       }
     } else if ack == first.seq {
-      if frame.flags.contains(.nak) {
+      if pureAck && pollAnswersPending > 0 {
+        // The answer to a poll of ours repeats the acknowledgement (a hold or a NAK answers one
+        // too): it is not a duplicate. (Counted here, as a pure ack that acknowledges new frames
+        // may be one just as well: the answers still to come then repeat it.)
+        pollAnswersPending -= 1
+      }
+      if holds {
+        // The peer has our frame and will take it once it can answer: no loss, no resend.
+        peerHolding = true
+      } else if peerHolding {
+        // "Taking frames again" is an ack message without HOLD (a NAK too); the peer's other
+        // frames repeat its acknowledgement while it still holds.
+        if pureAck { resumeAfterHold(now: now, output: &output) }
+      } else if frame.flags.contains(.nak) {
         fastRetransmit(now: now, output: &output)
-      } else if frame.type == WireMessage.Kind.ack.rawValue && !frame.flags.contains(.reliable)
-        && !frame.flags.contains(.poll)
-      {
-        // Duplicate pure acks (a peer without NAKs): the second one resends. The answer to a
-        // poll of ours repeats the acknowledgement too: it is not a duplicate. (Counted here,
-        // as a pure ack that acknowledges new frames may be one just as well: the answers
-        // still to come then repeat it.)
-        if pollAnswersPending > 0 {
-          pollAnswersPending -= 1
-        } else {
-          duplicateAcks += 1
-          if duplicateAcks == 2 { fastRetransmit(now: now, output: &output) }
-        }
+      } else if pureAck && !frame.flags.contains(.poll) && pollAnswersPending == 0 {
+        // Duplicate pure acks (a peer without NAKs): the second repeat resends.
+        duplicateAcks += 1
+        if duplicateAcks == 2 { fastRetransmit(now: now, output: &output) }
       }
     }
+  }
+
+  /// The peer that held our frame takes frames again: resend from it at once (no loss: the
+  /// congestion window stays, no fast recovery is counted).
+  private mutating func resumeAfterHold(now: Double, output: inout Output) {
+    peerHolding = false
+    guard !inFlight.isEmpty else { return }
+    output.bytes += retransmitAll(now: now)
   }
 
   /// Go-back-N from the oldest frame in flight, unless that was resent so recently that the
@@ -162,6 +183,10 @@ extension ReliableLink {
   private mutating func fastRetransmit(now: Double, output: inout Output) {
     guard let first = inFlight.first else { return }
     if first.retransmitted && now - first.lastSent < (timer.smoothedRTT ?? 0) { return }
+    // A few in a row without progress, then only the RTO (which backs off): a peer that keeps
+    // NAKing what it is sent cannot make an endless exchange of NAKs and resends.
+    guard consecutiveFastRecoveries < configuration.maxFastRecoveries else { return }
+    consecutiveFastRecoveries += 1
     statistics.fastRecoveries += 1
     congestionWindow = max(congestionWindow / 2, 1)
     output.bytes += retransmitAll(now: now)
@@ -175,6 +200,8 @@ extension ReliableLink {
     sessionStarted = false
     nextSeq = firstSequence
     duplicateAcks = 0
+    consecutiveFastRecoveries = 0
+    peerHolding = false
     lastPoll = nil
     pollAnswersPending = 0
     timer.resetBackoff()

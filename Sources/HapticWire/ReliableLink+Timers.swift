@@ -18,7 +18,8 @@ extension ReliableLink {
   /// When the next poll is due, if one may go out (only once the peer was heard from: before
   /// that no one would answer).
   private var nextPollDue: Double? {
-    guard peerHeard, let newest = inFlight.last(where: \.onWire), pollsUnanswered < configuration.maxPolls
+    guard peerHeard, !peerHolding, let newest = inFlight.last(where: \.onWire),
+      pollsUnanswered < configuration.maxPolls
     else { return nil }
     return max(newest.lastSent, lastPoll ?? -Double.infinity) + pollTimeout
   }
@@ -31,6 +32,7 @@ extension ReliableLink {
       // Before the peer was ever heard nobody listened: no loss (its resends count apart).
       if peerHeard { statistics.timeouts += 1 }
       consecutiveTimeouts += 1
+      peerHolding = false  // ask again: a lost "taking frames again" must not stall the link
       timer.backOff()
       congestionWindow = 1
       pollAnswersPending = 0  // a new round: answers still out are no longer counted on
@@ -49,6 +51,10 @@ extension ReliableLink {
       pollAnswersPending = min(pollAnswersPending + 1, configuration.maxPolls)
       lastPoll = now
       output.bytes = ackFrame(.poll, seq: nextSeq, now: now)
+      // Its answer acknowledges what is on the wire a poll timeout late: their samples run from
+      // when the poll left (issue 31 point 3).
+      let left = configuration.bytePeriod > 0 ? wireFreeAt : now
+      for index in inFlight.indices where inFlight[index].onWire { inFlight[index].polledAt = left }
     }
     return output
   }
@@ -65,7 +71,12 @@ extension ReliableLink {
     // The resent frames get polls of their own (a timeout's backoff bounds them on a dead line).
     lastPoll = nil
     pollsUnanswered = 0
-    for index in inFlight.indices { inFlight[index].onWire = false }
+    // Every frame in flight is resent or held back behind the resends: none gives a sample
+    // (a held-back frame's ack can come a recovery later; issue 31 point 3).
+    for index in inFlight.indices {
+      inFlight[index].onWire = false
+      inFlight[index].sampleable = false
+    }
     bytes += pump(now: now)
     // The frame the peer waits for goes twice, when the receive window has room for the copy:
     // on a lossy line a resend is lost as often as the original (40 % for a 50-byte frame at 1 %

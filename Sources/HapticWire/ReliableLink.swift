@@ -23,16 +23,22 @@ public struct ReliableLink: Sendable {
     public var minimumPollTimeout: Double
     /// Polls sent in a row without hearing from the peer before waiting for the RTO.
     public var maxPolls: Int
+    /// Fast recoveries (NAK or duplicate acks) in a row without progress before only the RTO
+    /// resends (§4.3: no exchange of NAKs and resends can go on by itself).
+    public var maxFastRecoveries: Int
     /// Bytes this side lets be unacknowledged on the wire (§4.3: every receiver takes one
     /// maximum frame plus 64 bytes, 322, while it processes the one before).
     public var receiveWindow: Int
 
     /// Creates settings with the documented defaults (window 8 frames and 322 bytes, RTO
-    /// 25 ms…2 s, 8 timeouts, polls after 2 ms at least, 6 in a row).
+    /// 25 ms…2 s, 8 timeouts, polls after 2 ms at least, 6 in a row, 3 fast recoveries in a
+    /// row).
     public init(
       window: Int = ReliableLink.protocolWindow, timer: RetransmitTimer = RetransmitTimer(), maxTimeouts: Int = 8, bytePeriod: Double = 0,
-      minimumPollTimeout: Double = 0.002, maxPolls: Int = 6, receiveWindow: Int = ReliableLink.Configuration.minimumReceiveWindow
+      minimumPollTimeout: Double = 0.002, maxPolls: Int = 6, maxFastRecoveries: Int = 3,
+      receiveWindow: Int = ReliableLink.Configuration.minimumReceiveWindow
     ) {
+      self.maxFastRecoveries = max(maxFastRecoveries, 1)
       self.receiveWindow = max(receiveWindow, WireFrame.maxEncodedSize)
       self.window = min(max(window, 1), 64)
       self.timer = timer
@@ -109,6 +115,12 @@ public struct ReliableLink: Sendable {
     /// When its latest transmission left the wire.
     var lastSent: Double
     var retransmitted: Bool
+    /// Its acknowledgement may give a round-trip sample (Karn's rule, §4.3): sent once, and no
+    /// go-back-N (which may hold it back behind resends) went out while it was in flight.
+    var sampleable = true
+    /// When the latest poll left while it was on the wire: its sample runs from there (a poll
+    /// is answered at once; a lost ack's wait for the poll is no round trip).
+    var polledAt: Double?
     /// Sent again while the peer had never been heard (nobody listened yet): its wait was the
     /// peer's start, not the link's delivery.
     var resentUnanswered = false
@@ -138,6 +150,12 @@ public struct ReliableLink: Sendable {
   var expected: UInt8?
   var duplicateAcks = 0
   var consecutiveTimeouts = 0
+  /// Fast recoveries since the last progress (an acknowledgement of new frames); a timeout does
+  /// not reset it, so without progress only the backed-off RTO resends.
+  var consecutiveFastRecoveries = 0
+  /// The peer holds the frame it expects (§4.5, `HOLD`): no polls, no resends until it says
+  /// it takes frames again (a plain ack) or the RTO runs out.
+  var peerHolding = false
   /// Frames this side lets be on the wire at once (1…window): halved by a loss, one more for
   /// every acknowledgement of new frames, so a lossy line resends a few frames per round, not
   /// the whole window.

@@ -33,6 +33,11 @@ public struct WireFrame: Sendable, Hashable {
     /// On an `ack` message: "answer with your ack at once"; `seq` carries the sender's next
     /// sequence number, so a receiver behind it answers with a ``nak``.
     public static let poll = Flags(rawValue: 1 << 4)
+    /// On an `ack` message (protocol v1.1): the receiver **holds**: the frame numbered `ack`
+    /// arrived in order but it could not take it (no room to answer it: its own send window is
+    /// full); it takes it once the sender acknowledges the receiver's frames, and says so with a
+    /// plain ack. The sender does not resend on it (it is no loss) and stops polling.
+    public static let hold = Flags(rawValue: 1 << 5)
   }
 
   /// The protocol major version of the sender.

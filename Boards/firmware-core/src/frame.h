@@ -22,6 +22,7 @@
 #define FLAG_SYN 0x04
 #define FLAG_NAK 0x08  /* on an ack: frames from `ack` on are missing (docs/protocol.md §4.5) */
 #define FLAG_POLL 0x10 /* on an ack: answer at once; `seq` is the sender's next number */
+#define FLAG_HOLD 0x20 /* on an ack (v1.1): frame `ack` arrived but cannot be taken yet (§4.5) */
 
 /* Message types (§6). */
 enum {

@@ -150,6 +150,9 @@ static void retransmit_all(link_t *link) {
 static void fast_retransmit(link_t *link, uint32_t now) {
   link_slot_t *first = slot_at(link, 0);
   if ((first->flags & SLOT_RETX) && link->resend > 0 && (uint32_t)(now - first->sent) < link->srtt) return;
+  /* A few in a row without progress, then only the RTO, which backs off (§4.3). */
+  if (link->fast_in_a_row >= LINK_MAX_FAST_RECOVERIES) return;
+  link->fast_in_a_row++;
   link->fast_recoveries++;
   retransmit_all(link);
 }
@@ -158,30 +161,61 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
   if (link->sent == 0) return;
   uint8_t ack = frame->ack;
   bool nak = (frame->flags & FLAG_NAK) != 0;
+  bool is_ack = !(frame->flags & FLAG_RELIABLE) && frame->type == MSG_ACK;
+  bool holds = is_ack && (frame->flags & FLAG_HOLD);
   /* Duplicate acks count from pure acks only (not piggybacked ones, not polls), as TCP does. */
-  bool pure_ack = !(frame->flags & FLAG_RELIABLE) && frame->type == MSG_ACK && !(frame->flags & FLAG_POLL);
+  bool pure_ack = is_ack && !(frame->flags & FLAG_POLL);
   uint8_t first = slot_at(link, 0)->seq;
   uint8_t acknowledged = (uint8_t)(ack - first);
   if (acknowledged > 0 && acknowledged <= link->sent) {
     link_slot_t *newest = slot_at(link, (uint8_t)(acknowledged - 1));
-    if (!(newest->flags & SLOT_RETX)) sample_rtt(link, now - newest->sent);
+    /* Karn's rule: not from a frame resent. v1.1 (§4.3): after a poll, timed from the poll
+     * (answered at once), not from the frame: a lost ack's wait for the poll is no round trip. */
+    if (!(newest->flags & SLOT_RETX)) {
+      uint32_t from = newest->sent;
+      if ((newest->flags & SLOT_POLLED) && link->last_poll != 0 && (int32_t)(link->last_poll - from) > 0)
+        from = link->last_poll;
+      /* last_poll is `now | 1`: one tick ahead of an even `now` in the same tick. */
+      sample_rtt(link, (int32_t)(now - from) > 0 ? now - from : 0);
+    }
     link->head = (uint8_t)((link->head + acknowledged) % LINK_WINDOW);
     link->count = (uint8_t)(link->count - acknowledged);
     link->sent = (uint8_t)(link->sent - acknowledged);
     link->resend = link->resend > acknowledged ? (uint8_t)(link->resend - acknowledged) : 0;
     link->duplicate_acks = 0;
+    link->fast_in_a_row = 0;
     link->timeouts = 0;
     link->lost = false;
     link->last_poll = 0;
     if (link->nak_restart == NAK_RESTART_AWAITING) link->nak_restart = NAK_RESTART_ACKNOWLEDGED;
-    if (nak && link->sent > 0) fast_retransmit(link, now);
-  } else if (ack == first) {
-    if (nak) {
+    if (link->holding) {
+      /* Room again: take the held frame when it comes, and say so now ("taking frames again"). */
+      link->holding = false;
+      link->ack_pending = true;
+    }
+    if (holds) {
+      link->peer_holding = link->sent > 0;
+    } else if (link->peer_holding) {
+      link->peer_holding = false;
+      if (link->sent > 0) retransmit_all(link);
+    } else if (nak && link->sent > 0) {
       fast_retransmit(link, now);
-    } else if (pure_ack && link->poll_answers_pending > 0) {
-      /* The answer to a poll of ours repeats the acknowledgement: not a duplicate (§4.5). */
-      link->poll_answers_pending--;
-    } else if (pure_ack && ++link->duplicate_acks == 2) {
+    }
+  } else if (ack == first) {
+    bool poll_answer = pure_ack && link->poll_answers_pending > 0;
+    /* The answer to a poll of ours repeats the acknowledgement: not a duplicate (§4.5). */
+    if (poll_answer) link->poll_answers_pending--;
+    if (holds) {
+      link->peer_holding = true; /* no loss: the host takes it once it can answer */
+    } else if (link->peer_holding) {
+      /* "Taking frames again" is an ack message without HOLD; other frames repeat the ack. */
+      if (pure_ack) {
+        link->peer_holding = false;
+        retransmit_all(link);
+      }
+    } else if (nak) {
+      fast_retransmit(link, now);
+    } else if (pure_ack && !poll_answer && ++link->duplicate_acks == 2) {
       fast_retransmit(link, now);
     }
   }
@@ -201,15 +235,20 @@ static void restart_session(link_t *link) {
   link->sent = 0;
   link->resend = 0;
   link->duplicate_acks = 0;
+  link->fast_in_a_row = 0;
   link->poll_answers_pending = 0;
   link->timeouts = 0;
+  link->holding = false;
+  link->peer_holding = false;
   reset_backoff(link);
 }
 
 /* When a poll is due (§4.5): a host session followed (no one else would answer), frames in
  * flight, all transmitted, fewer than LINK_MAX_POLLS unanswered; max(2 SRTT, 5 ms) after the newest left (or after the last poll). */
 static bool poll_due(const link_t *link, uint32_t *at) {
-  if (!link->following || link->sent == 0 || link->resend < link->sent || link->polls >= LINK_MAX_POLLS) return false;
+  if (!link->following || link->peer_holding || link->sent == 0 || link->resend < link->sent ||
+      link->polls >= LINK_MAX_POLLS)
+    return false;
   const link_slot_t *newest = slot_at((link_t *)link, (uint8_t)(link->sent - 1));
   uint32_t base = newest->sent;
   if (link->last_poll != 0 && (int32_t)(link->last_poll - base) > 0) base = link->last_poll;
@@ -246,7 +285,9 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
       /* A poll: answer at once; behind the host's next number means frames went missing, and
        * following none of its sessions (its SYN was lost) means all of them did. */
       link->ack_pending = true;
-      if (!link->following || (int8_t)(uint8_t)(frame->seq - link->expected) > 0) link->nak_pending = true;
+      /* Holding, the frame the host polls about is here, not missing: the answer says HOLD. */
+      if (!link->following || (!link->holding && (int8_t)(uint8_t)(frame->seq - link->expected) > 0))
+        link->nak_pending = true;
     }
     return LINK_IGNORE;
   }
@@ -282,8 +323,15 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
   if (!link->following) return LINK_IGNORE; /* no session yet: wait for a SYN */
   link->ack_pending = true;
   if (frame->seq == link->expected) {
-    /* Back-pressure: accept only with room for a reply, else the host resends it. */
-    if (!link_has_room(link)) return LINK_IGNORE;
+    /* No room for a reply: hold it (§4.5) — the host resends it when our "taking frames again"
+     * comes, after its acknowledgement has freed a slot. Not a gap: no NAK. */
+    if (!link_has_room(link)) {
+      if (!link->holding) link->holds++;
+      link->holding = true;
+      link->nak_pending = false;
+      return LINK_IGNORE;
+    }
+    link->holding = false;
     link->expected++;
     link->nak_pending = false; /* the gap, if any, is filled */
     return LINK_DELIVER;
@@ -292,7 +340,9 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
     link->duplicates++;
   } else {
     link->out_of_order++;
-    link->nak_pending = true; /* a gap: ask for it at once (§4.5) */
+    /* A gap: ask for it at once (§4.5); but while holding, what follows the held frame was
+     * sent behind it and comes again after it. */
+    if (!link->holding) link->nak_pending = true;
   }
   return LINK_IGNORE;
 }
@@ -319,7 +369,7 @@ void link_poll(link_t *link, uint32_t now) {
   }
   frame_t frame;
   if (link->ack_pending && (link->following || link->nak_pending)) {
-    fill_header(link, &frame, link->nak_pending ? FLAG_NAK : 0);
+    fill_header(link, &frame, link->nak_pending ? FLAG_NAK : link->holding ? FLAG_HOLD : 0);
     frame.type = MSG_ACK;
     frame.length = 0;
     frame.payload = 0;
@@ -344,12 +394,14 @@ void link_poll(link_t *link, uint32_t now) {
   uint32_t poll_at;
   if (poll_due(link, &poll_at) && (int32_t)(now - poll_at) >= 0) {
     /* Nothing acknowledged for the poll timeout: ask the host for its ack (§4.5). */
-    fill_header(link, &frame, FLAG_POLL);
+    fill_header(link, &frame, (uint8_t)(FLAG_POLL | (link->holding ? FLAG_HOLD : 0)));
     frame.seq = link->next_seq;
     frame.type = MSG_ACK;
     frame.length = 0;
     frame.payload = 0;
     if (!transmit(&frame)) return;
+    /* Its answer acknowledges what is in flight a poll timeout late: their samples run from here. */
+    for (uint8_t i = 0; i < link->sent; i++) slot_at(link, i)->flags |= SLOT_POLLED;
     link->polls++;
     if (link->poll_answers_pending < LINK_MAX_POLLS) link->poll_answers_pending++;
     link->polls_sent++;

@@ -8,8 +8,10 @@
  * Memory: the window holds LINK_WINDOW reliable messages (type + payload, 26 bytes each).
  * Frames are built when they are (re)sent, straight into the UART buffer, so no encoded copy
  * is kept. A reliable frame from the host is only accepted while a window slot is free for
- * its possible reply; otherwise it is left unacknowledged and the host resends it (simple
- * back-pressure that never drops a reply).
+ * its possible reply; otherwise the board **holds** (v1.1, docs/protocol.md §4.5): it answers
+ * with HOLD instead of taking the frame or NAKing what follows it, and says "taking frames
+ * again" (a plain ack) as soon as the host's acknowledgement frees a slot — so a full window
+ * never drops a reply and never starts an exchange of NAKs and resends.
  */
 #ifndef LINK_H
 #define LINK_H
@@ -41,6 +43,8 @@
 #define LINK_MAX_POLLS 3
 /* Consecutive timeouts without progress after which the link counts as lost. */
 #define LINK_MAX_TIMEOUTS 8
+/* Fast recoveries (NAK, duplicate acks) in a row without progress; then only the RTO (§4.3). */
+#define LINK_MAX_FAST_RECOVERIES 3
 
 /* A session restarted on the host's NAK alone (§4.5): awaiting its ack, or acknowledged. */
 #define NAK_RESTART_NONE 0
@@ -50,6 +54,7 @@
 #define SLOT_SYN 0x01     /* first frame of this side's session */
 #define SLOT_DYNAMIC 0x02 /* payload generated at send time (capabilities) */
 #define SLOT_RETX 0x04    /* sent more than once: no RTT sample (Karn) */
+#define SLOT_POLLED 0x08  /* a poll went out while it was in flight: its sample runs from the poll */
 
 typedef struct {
   uint8_t type;
@@ -80,6 +85,8 @@ typedef struct {
   uint8_t poll_answers_pending; /* polls whose answers have not come back (not duplicates) */
   uint32_t last_poll;   /* ticks of the last poll (0: none since the last transmission) */
   bool delimiter_pending; /* a 0x00 goes before a retransmission burst */
+  bool holding;      /* the expected frame arrived without room to answer it: acks say HOLD */
+  bool peer_holding; /* the host holds our frame: no polls, no resends until its plain ack */
 
   link_slot_t slots[LINK_WINDOW]; /* ring */
   uint8_t head;   /* oldest unacknowledged */
@@ -88,6 +95,7 @@ typedef struct {
   uint8_t resend; /* next slot (offset from head) to transmit */
 
   uint8_t duplicate_acks;
+  uint8_t fast_in_a_row; /* fast recoveries since the last progress */
   uint8_t timeouts; /* consecutive, without progress */
   bool have_sample;
   uint32_t srtt, rttvar, rto;
@@ -102,6 +110,7 @@ typedef struct {
   uint16_t fast_recoveries;
   uint16_t naks_sent;
   uint16_t polls_sent;
+  uint16_t holds; /* in-order frames held for lack of room */
   bool lost; /* LINK_MAX_TIMEOUTS timeouts in a row */
 } link_t;
 

@@ -306,11 +306,11 @@ static void fast_recovery_with_nak_and_poll(void) {
   CHECK(answer != NULL && answer->frame.flags == FLAG_NAK && answer->frame.ack == 0);
 }
 
-/* A status request whose answer the host acknowledges 20 ms after sending it (under the 25 ms
- * RTO: a frame sent once gives a sample). */
-static void round_trip_of_20_ms(host_t *host) {
+/* A status request whose answer the host acknowledges 4 ms after sending it (before the board
+ * polls, at max(2 SRTT, 5 ms): a frame sent once and not polled for gives a sample). */
+static void round_trip_of_4_ms(host_t *host) {
   host_request(host, MSG_STATUS_REQUEST, 0, 0);
-  run_for(MS_TICKS(19));
+  run_for(MS_TICKS(3));
   host_send_ack(host);
   board_poll();
 }
@@ -323,18 +323,18 @@ static void rto_follows_round_trips(void) {
   CHECK_EQ(board.link.rttvar, 750);
   CHECK_EQ(board.link.rto, MS_TICKS(25)); /* the floor */
   host.auto_ack = false;
-  round_trip_of_20_ms(&host);
-  /* RTTVAR = (3 * 750 + |2000 - 40000|) / 4 = 10062, SRTT = (7 * 2000 + 40000) / 8 = 6750;
-   * SRTT + 4 RTTVAR = 23.5 ms: clamped to the 25 ms floor. */
-  CHECK_EQ(board.link.rttvar, 10062);
-  CHECK_EQ(board.link.srtt, 6750);
+  round_trip_of_4_ms(&host);
+  /* RTTVAR = (3 * 750 + |2000 - 8000|) / 4 = 2062, SRTT = (7 * 2000 + 8000) / 8 = 2750;
+   * SRTT + 4 RTTVAR = 5.5 ms: clamped to the 25 ms floor. */
+  CHECK_EQ(board.link.rttvar, 2062);
+  CHECK_EQ(board.link.srtt, 2750);
   CHECK_EQ(board.link.rto, MS_TICKS(25));
-  /* A second 20 ms sample: RTTVAR = (3 * 10062 + 33250) / 4 = 15859, SRTT = (7 * 6750 +
-   * 40000) / 8 = 10906, RTO = 10906 + 4 * 15859 = 74342 ticks (37.2 ms). */
-  round_trip_of_20_ms(&host);
-  CHECK_EQ(board.link.rttvar, 15859);
-  CHECK_EQ(board.link.srtt, 10906);
-  CHECK_EQ(board.link.rto, 74342);
+  /* A second 4 ms sample: RTTVAR = (3 * 2062 + 5250) / 4 = 2859, SRTT = (7 * 2750 + 8000) / 8
+   * = 3406; RTO 3406 + 4 * 2859 = 14842 ticks, still the floor. */
+  round_trip_of_4_ms(&host);
+  CHECK_EQ(board.link.rttvar, 2859);
+  CHECK_EQ(board.link.srtt, 3406);
+  CHECK_EQ(board.link.rto, MS_TICKS(25));
 }
 
 /* A connected host that asks for a status and does not acknowledge the answer. */
@@ -439,30 +439,97 @@ static void reused_session_id_starts_a_new_session(void) {
   }
 }
 
+/* The board's `ack` messages among the frames the host read: how many, and flags seen. */
+static int acks_with(const host_t *host, uint8_t flag) {
+  int n = 0;
+  for (int i = 0; i < host->count; i++) {
+    const frame_t *f = &host->frames[i].frame;
+    if (f->type == MSG_ACK && !(f->flags & FLAG_RELIABLE) && !(f->flags & FLAG_POLL) && (f->flags & flag) == flag) n++;
+  }
+  return n;
+}
+
+/* v1.1 (§4.5, issue 31 point 2): a request that arrives in order while the window is full is
+ * held, not dropped into an exchange of NAKs: the answers say HOLD, frames behind it and polls
+ * get no NAK, and once the host's acknowledgement frees a slot a plain ack says "taking frames
+ * again"; the resend is then answered. */
 static void full_window_holds_requests_back(void) {
   host_t host;
   boot_and_connect(&host, 1000);
   host.auto_ack = false;
   uint8_t query[2] = {0, 0};
-  for (int i = 0; i < LINK_WINDOW + 1; i++) {
+  for (int i = 0; i < LINK_WINDOW + 3; i++) {
     query[0] = (uint8_t)i;
     host_send(&host, MSG_CLOCK_QUERY, query, 2);
   }
+  /* A poll from the host, ahead of what the board took. */
+  frame_t poll = {1, FLAG_ACK_VALID | FLAG_POLL, host.session, host.seq, (uint8_t)(host.expected), MSG_ACK, 0, 0};
+  host_send_frame(&poll);
   run_for(MS_TICKS(1));
   host_read(&host);
   int clocks = 0;
   for (int i = 0; i < host.count; i++) clocks += host.frames[i].frame.type == MSG_CLOCK;
-  CHECK_EQ(clocks, LINK_WINDOW); /* the last request waits: not acknowledged */
-  CHECK_EQ(board.link.expected, (uint8_t)(1 + LINK_WINDOW));
-  /* Acknowledge: the host resends the held request, now it is answered. */
+  CHECK_EQ(clocks, LINK_WINDOW); /* the later requests wait */
+  uint8_t held = (uint8_t)(host.seq - 3);
+  CHECK_EQ(board.link.expected, held);
+  CHECK_EQ(acks_with(&host, FLAG_NAK), 0);
+  CHECK(acks_with(&host, FLAG_HOLD) >= 1);
+  for (int i = 0; i < host.count; i++) {
+    const frame_t *f = &host.frames[i].frame;
+    if (f->type == MSG_ACK && (f->flags & FLAG_HOLD)) CHECK_EQ(f->ack, held);
+  }
+  CHECK_EQ(board.link.holds, 1);
+  /* Acknowledge the board's answers: it says "taking frames again" at once. */
+  host.count = 0;
   host_send_ack(&host);
-  frame_t resend = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, (uint8_t)(host.seq - 1), host.expected,
-                    MSG_CLOCK_QUERY, 2, query};
-  host_send_frame(&resend);
   run_for(MS_TICKS(1));
   host_read(&host);
-  const host_frame_t *clock = host_find(&host, MSG_CLOCK);
-  CHECK(clock != NULL && clock->payload[0] == LINK_WINDOW);
+  int plain = 0;
+  for (int i = 0; i < host.count; i++) {
+    const frame_t *f = &host.frames[i].frame;
+    if (f->type == MSG_ACK && !(f->flags & (FLAG_HOLD | FLAG_NAK | FLAG_POLL | FLAG_RELIABLE)) && f->ack == held) plain++;
+  }
+  CHECK_EQ(plain, 1);
+  /* The host resends from the held request: all three are answered. */
+  for (int i = 0; i < 3; i++) {
+    query[0] = (uint8_t)(LINK_WINDOW + i);
+    frame_t resend = {1, FLAG_RELIABLE | FLAG_ACK_VALID, host.session, (uint8_t)(held + i), host.expected, MSG_CLOCK_QUERY, 2, query};
+    host_send_frame(&resend);
+    run_for(MS_TICKS(1));
+    host_read(&host);
+    host_send_ack(&host);
+  }
+  CHECK_EQ(board.link.expected, (uint8_t)(held + 3));
+  CHECK_EQ(board.link.fast_recoveries, 0);
+}
+
+/* v1.1 (§4.3, issue 31 points 3 and 10): an acknowledgement after the board's poll is timed from
+ * the poll, not from the frame (its wait for the poll is no round trip); NAKs that bring no
+ * progress get at most 3 fast recoveries. */
+static void polls_and_naks_without_progress(void) {
+  host_t host;
+  status_left_unacknowledged(&host);
+  uint32_t srtt = board.link.srtt;
+  int polls = 0;
+  for (int i = 0; i < 40 && polls < 1; i++) {
+    run_for(MS_TICKS(1));
+    host_read(&host);
+    for (int k = 0; k < host.count; k++) polls += (host.frames[k].frame.flags & FLAG_POLL) != 0;
+  }
+  CHECK_EQ(polls, 1);
+  host_send_ack(&host); /* within 1 ms of the poll; 5 ms and more after the status left */
+  board_poll();
+  CHECK(board.link.srtt <= srtt); /* a sample of at most 1 ms, not 5-6 */
+  /* Another status left unacknowledged, then a NAK for it every 3 ms for 300 ms. */
+  host_request(&host, MSG_STATUS_REQUEST, 0, 0);
+  uint8_t missing = (uint8_t)(host.expected - 1);
+  frame_t nak = {1, FLAG_ACK_VALID | FLAG_NAK, host.session, 0, missing, MSG_ACK, 0, 0};
+  for (int i = 0; i < 100; i++) {
+    host_send_frame(&nak);
+    run_for(MS_TICKS(3));
+    host_read(&host);
+  }
+  CHECK_EQ(board.link.fast_recoveries, LINK_MAX_FAST_RECOVERIES);
 }
 
 static void unanswered_reset_notice_keeps_coming(void) {
@@ -512,7 +579,8 @@ const test_case_t link_tests[] = {
     {"fast recovery: NAK on a gap, answers to polls, a host NAK resends at once", fast_recovery_with_nak_and_poll},
     {"a host restart restarts the board's session and resends", host_restart_restarts_our_session},
     {"a new host with the previous host's session id gets a session of its own", reused_session_id_starts_a_new_session},
-    {"a full window holds requests back until acknowledged", full_window_holds_requests_back},
+    {"a full window holds a request: HOLD, no NAK, 'taking frames again' once acknowledged", full_window_holds_requests_back},
+    {"a polled ack gives no RTT sample; NAKs without progress get 3 fast recoveries", polls_and_naks_without_progress},
     {"an unanswered reset notice is resent, and at once on first contact", unanswered_reset_notice_keeps_coming},
     TEST_LIST_END,
 };

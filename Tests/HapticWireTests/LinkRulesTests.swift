@@ -1,0 +1,122 @@
+import HapticWire
+import Testing
+
+/// Protocol v1.1's link rules where an independent host fell into traps (issue 31 points 2, 3,
+/// 9, 10; docs/protocol.md §4.3, §4.5), on the host's `ReliableLink` against a peer scripted
+/// frame by frame on a virtual clock: which acknowledgements give round-trip samples, what a
+/// `HOLD` does, and that NAKs without progress cannot keep a sender resending.
+@Suite("Link rules (v1.1)")
+struct LinkRulesTests {
+  static let peerSession: UInt8 = 0x01
+
+  /// A host link that has heard its peer (a reset notice with the peer's SYN: polls may go).
+  static func heardLink() -> ReliableLink {
+    var link = ReliableLink(session: 0x11, firstSequence: 0)
+    let notice = WireMessage.resetNotice(bootCount: 1, cause: .powerOn)
+    _ = link.receive(
+      [WireFrame(flags: [.reliable, .syn], session: peerSession, seq: 0, ack: 0, type: notice.kind.rawValue, payload: notice.payload())],
+      now: 0)
+    return link
+  }
+
+  /// The peer's `ack` message with `flags` added to ACK_VALID.
+  static func ack(_ value: UInt8, _ flags: WireFrame.Flags = []) -> WireFrame {
+    WireFrame(flags: flags.union(.ackValid), session: peerSession, seq: 0, ack: value, type: 0, payload: [])
+  }
+
+  /// The reliable frames in `bytes`, by sequence number.
+  static func sent(_ bytes: [UInt8]) -> [UInt8] {
+    var decoder = FrameDecoder()
+    return decoder.feed(bytes).filter { $0.flags.contains(.reliable) }.map(\.seq)
+  }
+
+  /// Five exchanges answered 2 ms after they left: the estimate a clean line gives.
+  static func settle(_ link: inout ReliableLink, from start: Double) -> Double {
+    var now = start
+    for _ in 0..<5 {
+      let bytes = link.send(.statusRequest, now: now)
+      let seq = sent(bytes)[0]
+      now += 0.002
+      _ = link.receive([ack(seq &+ 1)], now: now)
+      now += 0.001
+    }
+    return now
+  }
+
+  @Test("Frames a go-back-N held back give no sample when their ack comes a recovery later (point 3)")
+  func heldBackFramesGiveNoSample() throws {
+    var link = Self.heardLink()
+    for _ in 0..<4 { _ = link.send(.statusRequest, now: 0.001) }
+    // No answer: the RTO (25 ms) resends; after a timeout the congestion window is 1, so frames
+    // 1–3 wait behind frame 0 (not resent, not "retransmitted").
+    let resent = link.poll(now: 0.030)
+    #expect(Self.sent(resent.bytes).first == 0)
+    #expect(!Self.sent(resent.bytes).contains(3), "frame 3 held back: \(Self.sent(resent.bytes))")
+    // Everything acknowledged a second later (the originals had arrived).
+    _ = link.receive([Self.ack(4)], now: 1.0)
+    #expect(link.smoothedRTT == nil, "a 1 s 'round trip' was sampled: \(link.smoothedRTT ?? 0)")
+    #expect(link.pollTimeout == 0.002, "the poll timeout stays at its floor")
+    // Clean exchanges then set it from what the line really does.
+    _ = Self.settle(&link, from: 1.01)
+    let srtt = try #require(link.smoothedRTT)
+    #expect(abs(srtt - 0.002) < 1e-9 && link.pollTimeout < 0.005, "SRTT \(srtt)")
+  }
+
+  @Test("An ack that answers a poll is timed from the poll, not from the frame (point 3)")
+  func polledFramesAreTimedFromThePoll() throws {
+    var link = Self.heardLink()
+    var now = Self.settle(&link, from: 0.01)
+    #expect(link.smoothedRTT == 0.002)
+    // A frame whose acknowledgement is lost: the poll goes at 2·SRTT, its answer acknowledges
+    // it one round trip (2 ms) after the poll, 6.1 ms after the frame.
+    let seq = Self.sent(link.send(.statusRequest, now: now))[0]
+    now += link.pollTimeout + 0.0001
+    var decoder = FrameDecoder()
+    #expect(decoder.feed(link.poll(now: now).bytes).contains { $0.flags.contains(.poll) }, "a poll went out")
+    now += 0.002
+    _ = link.receive([Self.ack(seq &+ 1)], now: now)
+    let srtt = try #require(link.smoothedRTT)
+    #expect(abs(srtt - 0.002) < 1e-9, "the poll's wait was taken for a round trip: SRTT \(srtt)")
+  }
+
+  @Test("HOLD: no resend and no poll while the peer holds; its plain ack resumes at once (point 2)")
+  func holdWaitsForThePeer() throws {
+    var link = Self.heardLink()
+    var now = Self.settle(&link, from: 0.01)  // frames 0–4 acknowledged
+    for _ in 0..<3 { _ = link.send(.statusRequest, now: now) }  // 5, 6, 7
+    now += 0.002
+    // The peer took 5 and holds 6 (no room to answer it).
+    let held = link.receive([Self.ack(6, .hold)], now: now)
+    #expect(Self.sent(held.bytes).isEmpty, "nothing resent on a hold")
+    // Polls would be answered with the same hold: none go out; nor resends before the RTO.
+    for step in 1...10 {
+      let output = link.poll(now: now + Double(step) * 0.001)
+      #expect(output.bytes.isEmpty, "something went out \(step) ms into the hold")
+    }
+    #expect(link.statistics.polls == 0 && link.statistics.fastRecoveries == 0)
+    // A NAK-less repeat of the hold is no duplicate ack either.
+    #expect(Self.sent(link.receive([Self.ack(6, .hold), Self.ack(6, .hold)], now: now + 0.011).bytes).isEmpty)
+    // "Taking frames again": 6 and 7 go now.
+    let resumed = link.receive([Self.ack(6)], now: now + 0.012)
+    #expect(Array(Self.sent(resumed.bytes).prefix(2)) == [6, 7], "\(Self.sent(resumed.bytes))")
+    #expect(link.statistics.fastRecoveries == 0 && link.statistics.timeouts == 0, "a hold is no loss")
+  }
+
+  @Test("A peer NAKing without progress gets at most 3 fast recoveries, then only backed-off timeouts (point 10)")
+  func naksWithoutProgressAreBounded() throws {
+    var link = Self.heardLink()
+    var now = Self.settle(&link, from: 0.01)
+    let seq = Self.sent(link.send(.statusRequest, now: now))[0]
+    // A NAK for the same frame every 3 ms for a second (what a board refusing it sent).
+    var resends = 0
+    for _ in 0..<333 {
+      now += 0.003
+      resends += Self.sent(link.receive([Self.ack(seq, .nak)], now: now).bytes).count
+      resends += Self.sent(link.poll(now: now).bytes).count
+    }
+    #expect(link.statistics.fastRecoveries == 3, "fast recoveries: \(link.statistics.fastRecoveries)")
+    // The timeouts between them back off (25, 50, 100 … ms), so a second holds only a few.
+    #expect(link.statistics.timeouts <= 6, "timeouts: \(link.statistics.timeouts)")
+    #expect(resends < 40, "resends in 1 s: \(resends)")
+  }
+}
