@@ -6,17 +6,28 @@ import HapticWire
 import Testing
 
 /// One board conformance suite (issue 13, docs/protocol.md): the same checks against the
-/// simulator in process, `sim serve` on a pseudo-terminal and the emulated Uno running the real
-/// firmware. A new board passes these before it is added (docs/boards.md).
+/// simulator in process, `sim serve` on a pseudo-terminal and both emulated Unos running their
+/// real firmware (Uno + DRV2605L, Uno + H-bridge with two channels). A new board passes these
+/// before it is added (docs/boards.md).
 @Suite("Board conformance", .serialized)
 struct ConformanceTests {
   enum Target: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case simulator, simServe, emulatedUno
+    case simulator, simServe, emulatedUno, emulatedHBridge
     var testDescription: String { rawValue }
+    /// Its board file's id (capabilities `boardID`).
+    var boardID: String {
+      switch self {
+      case .simulator, .simServe: "sim-lra"
+      case .emulatedUno: "uno-drv2605l"
+      case .emulatedHBridge: "uno-hbridge"
+      }
+    }
+    /// The board runs the firmware on the emulator (simavr and avr-gcc needed).
+    var isEmulated: Bool { self == .emulatedUno || self == .emulatedHBridge }
   }
 
-  /// The targets this machine can run (the emulated Uno needs simavr and avr-gcc).
-  static let targets = Target.allCases.filter { $0 != .emulatedUno || EmulatorToolchain.missing.isEmpty }
+  /// The targets this machine can run (the emulated Unos need simavr and avr-gcc).
+  static let targets = Target.allCases.filter { !$0.isEmulated || EmulatorToolchain.missing.isEmpty }
 
   /// Runs `body` with a host connected to a fresh board of `target`; with `faults`, what the
   /// host writes goes through them (drops, corruption).
@@ -42,6 +53,13 @@ struct ConformanceTests {
       let emulator = try EmulatorProcess()
       defer { _ = emulator.stop() }
       try body(host(Transports.open(path: emulator.ptyPath, baud: 115_200)))
+    case .emulatedHBridge:
+      try EmulatedBoardTests.requireBuilt()
+      let emulator = try EmulatorProcess(arguments: [
+        EmulatorToolchain.hbridgeEmulatorBinary.path, "--firmware", EmulatorToolchain.hbridgeFirmwareELF.path,
+      ])
+      defer { _ = emulator.stop() }
+      try body(host(Transports.open(path: emulator.ptyPath, baud: 115_200)))
     }
   }
 
@@ -58,7 +76,7 @@ struct ConformanceTests {
       let asked = emulatorMonotonicSeconds()
       let capabilities = try #require(try host.identify(), "no capabilities")
       #expect(emulatorMonotonicSeconds() - asked < 0.1, "answered in one round trip plus processing")
-      #expect(capabilities.boardID == (target == .emulatedUno ? "uno-drv2605l" : "sim-lra"), "the board under test")
+      #expect(capabilities.boardID == target.boardID, "the board under test")
       #expect(capabilities.protocolVersion == WireFrame.protocolVersion)
       #expect(capabilities.channels.contains { $0.kind != .none })
       try host.send(.clockQuery(id: 0x4242))

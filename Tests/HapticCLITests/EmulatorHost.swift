@@ -16,6 +16,9 @@ final class EmulatorHost {
   private var decoder = FrameDecoder()
   /// Every message received, with the host time it was decoded.
   private(set) var received: [(time: Double, message: WireMessage)] = []
+  /// Every frame that passed the CRC, link control included (acks, polls, NAKs, holds), with
+  /// the host time it was decoded.
+  private(set) var frames: [(time: Double, frame: WireFrame)] = []
   /// When false, acknowledgements and retransmissions are not written (silence).
   var answering = true
   private var nextQueryID: UInt16 = 0x100
@@ -43,6 +46,8 @@ final class EmulatorHost {
 
   /// The link's session (for hand-made frames).
   var session: UInt8 { link.session }
+  /// The number this host's session starts at (its SYN's `seq`).
+  var firstSequence: UInt8 { link.firstSequence }
 
   deinit { transport.close() }
 
@@ -72,7 +77,9 @@ final class EmulatorHost {
       if left <= 0 { return nil }
       let bytes = try transport.read(timeout: min(left, 0.005))
       let now = emulatorMonotonicSeconds()
-      let output = link.receive(decoder.feed(bytes), now: now)
+      let decoded = decoder.feed(bytes)
+      frames += decoded.map { (now, $0) }
+      let output = link.receive(decoded, now: now)
       if answering && !output.bytes.isEmpty { try transport.write(output.bytes) }
       var found: (Double, WireMessage)?
       for frame in output.frames {
@@ -85,6 +92,15 @@ final class EmulatorHost {
         if !retransmit.bytes.isEmpty { try transport.write(retransmit.bytes) }
       }
       if let found { return found }
+    }
+  }
+
+  /// Reads and drops whatever arrives for `seconds`, without decoding it (what the board sent
+  /// before this host listened).
+  func discardInput(for seconds: Double) throws {
+    let deadline = emulatorMonotonicSeconds() + seconds
+    while emulatorMonotonicSeconds() < deadline {
+      _ = try transport.read(timeout: min(0.005, max(deadline - emulatorMonotonicSeconds(), 0)))
     }
   }
 
