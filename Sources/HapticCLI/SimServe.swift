@@ -106,6 +106,11 @@ struct SimServe: ParsableCommand {
     configuration.clockOffset = clockOffset
     configuration.watchdog = Double(watchdogMs) / 1000
     configuration.serial = serial.flatMap(Self.serialValue) ?? 0
+    // Every start is a boot; a real board's boot count (kept in EEPROM) differs from its last
+    // one, and so does its session id (docs/protocol.md §4.1). A simulator keeps nothing between
+    // runs, so it starts at a random count: a host still following the previous run's session
+    // would otherwise take the new SYN for a retransmission of the old one (issue 31 point 7).
+    configuration.bootCount = UInt16.random(in: 1...UInt16.max)
     if let actualF0 {
       // The actuators resonate there (the physics and the driver's calibration), while the
       // board announces and the renderer plans with its board file's f0.

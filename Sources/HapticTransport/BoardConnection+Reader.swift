@@ -62,7 +62,12 @@ extension BoardConnection {
     pass.outgoing += output.bytes
     for event in output.events {
       switch event {
-      case .peerRestarted: pass.events.append(.boardReset)
+      case .peerRestarted:
+        // The board's clock may have started again at 0 (§6.9): the old fit means nothing, and
+        // answers to queries asked before the reset would feed it the old clock.
+        if let sync = state.sync { state.sync = ClockSync(clockFrequency: sync.clockFrequency) }
+        state.pendingQueries.removeAll()
+        pass.events.append(.boardReset)
       case .linkLost: pass.events.append(.disconnected("the board stopped answering (link lost)"))
       case .versionMismatch(let version): pass.events.append(.disconnected("the board speaks protocol version \(version)"))
       }

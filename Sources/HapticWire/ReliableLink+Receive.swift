@@ -33,7 +33,11 @@ extension ReliableLink {
         // poll sent before it (the line keeps order): acting on it would renumber again.
         if nakRestart != .acknowledged {
           statistics.fastRecoveries += 1
+          // A peer that had followed this session and follows none now restarted (its reset
+          // notice was lost): what is timed on its old clock is dropped as on a reset notice.
+          let wasFollowed = sessionAcknowledged
           restartSending()
+          if wasFollowed { dropStaleMessages() }
           nakRestart = .awaitingAck
           output.bytes += [0] + pump(now: now)
         }
@@ -71,6 +75,7 @@ extension ReliableLink {
           if peerSession != nil {
             output.events.append(.peerRestarted)
             restartSending()
+            dropStaleMessages()
             nakRestart = .none
           }
           peerSession = frame.session
@@ -133,6 +138,7 @@ extension ReliableLink {
         deliveryDelay.record(max(now - first.queued, 0), now: now)
       }
       inFlight.removeFirst(acknowledged)
+      sessionAcknowledged = true
       if nakRestart == .awaitingAck { nakRestart = .acknowledged }
       congestionWindow = min(congestionWindow + 1, configuration.window)
       duplicateAcks = 0
@@ -192,12 +198,23 @@ extension ReliableLink {
     output.bytes += retransmitAll(now: now)
   }
 
+  /// The peer restarted: what it had not taken and that means nothing to it now (a host's
+  /// messages timed on the board's old clock) is dropped, not resent (§6.9).
+  mutating func dropStaleMessages() {
+    let dropped = configuration.droppedOnPeerRestart
+    guard !dropped.isEmpty else { return }
+    let before = waiting.count
+    waiting.removeAll { dropped.contains($0.type) }
+    statistics.droppedOnPeerRestart += before - waiting.count
+  }
+
   private mutating func restartSending() {
     // The peer forgot our sequence: start a new session of our own, resending what it missed.
     let pending = inFlight.map { (type: $0.frame.type, payload: $0.frame.payload, queued: $0.queued) }
     inFlight.removeAll()
     waiting.insert(contentsOf: pending, at: 0)
     sessionStarted = false
+    sessionAcknowledged = false
     nextSeq = firstSequence
     duplicateAcks = 0
     consecutiveFastRecoveries = 0

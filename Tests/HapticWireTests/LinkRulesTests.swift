@@ -119,4 +119,56 @@ struct LinkRulesTests {
     #expect(link.statistics.timeouts <= 6, "timeouts: \(link.statistics.timeouts)")
     #expect(resends < 40, "resends in 1 s: \(resends)")
   }
+
+  /// A host link that follows the board's session and whose own session the board follows.
+  static func hostFollowingBoard() -> ReliableLink {
+    var link = ReliableLink.host()
+    let notice = WireMessage.resetNotice(bootCount: 1, cause: .powerOn)
+    _ = link.receive(
+      [WireFrame(flags: [.reliable, .syn], session: peerSession, seq: 0, ack: 0, type: notice.kind.rawValue, payload: notice.payload())],
+      now: 0)
+    _ = link.send(.identify, now: 0.001)
+    _ = link.receive([ack(link.firstSequence &+ 1)], now: 0.002)
+    return link
+  }
+
+  static let batch = WireMessage.queueSegments(SegmentBatch(
+    channel: 0, startTime: 5_000, levelBytes: 1, segments: [.init(frames: 10, startLevel: 50, endLevel: 50, startFrequency: 0, endFrequency: 0)]))
+
+  /// The message types of the reliable frames in `bytes`.
+  static func types(_ bytes: [UInt8]) -> [UInt8] {
+    var decoder = FrameDecoder()
+    return decoder.feed(bytes).filter { $0.flags.contains(.reliable) }.map(\.type)
+  }
+
+  @Test("A board reset drops the host's unacknowledged timed messages instead of resending them on the new clock (point 14)")
+  func resetDropsTimedMessages() {
+    var link = Self.hostFollowingBoard()
+    _ = link.send(Self.batch, now: 0.003)
+    _ = link.send(.statusRequest, now: 0.003)
+    // The board resets: its new session's SYN (a reset notice of boot 2).
+    let notice = WireMessage.resetNotice(bootCount: 2, cause: .brownOut)
+    let output = link.receive(
+      [WireFrame(flags: [.reliable, .syn], session: 0x02, seq: 0, ack: 0, type: notice.kind.rawValue, payload: notice.payload())],
+      now: 0.004)
+    #expect(output.events.contains(.peerRestarted))
+    #expect(Self.types(output.bytes) == [WireMessage.Kind.statusRequest.rawValue], "\(Self.types(output.bytes))")
+    #expect(link.statistics.droppedOnPeerRestart == 1)
+  }
+
+  @Test("A NAK alone from a board that followed the session (its reset notice lost) drops timed messages too (point 14)")
+  func nakAloneAfterFollowingDropsTimedMessages() {
+    var link = Self.hostFollowingBoard()
+    _ = link.send(Self.batch, now: 0.003)
+    _ = link.send(.statusRequest, now: 0.003)
+    let nakAlone = WireFrame(flags: .nak, session: Self.peerSession, seq: 0, ack: 0, type: 0, payload: [])
+    let output = link.receive([nakAlone], now: 0.004)
+    #expect(Self.types(output.bytes) == [WireMessage.Kind.statusRequest.rawValue], "\(Self.types(output.bytes))")
+    // Before the board ever followed the session (its SYN lost), nothing is dropped.
+    var fresh = ReliableLink.host()
+    _ = fresh.send(.identify, now: 0)
+    _ = fresh.send(Self.batch, now: 0)
+    let restarted = fresh.receive([nakAlone], now: 0.001)
+    #expect(Self.types(restarted.bytes).count == 2 && fresh.statistics.droppedOnPeerRestart == 0)
+  }
 }
