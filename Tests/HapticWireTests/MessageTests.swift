@@ -35,6 +35,13 @@ enum ExampleMessages {
     ("status", .status(BoardStatus(
       boardTime: 123_700, watchdog: .armed, faults: [], badFrames: 2,
       channels: [.init(queueFill: 4, underruns: 0, lateSegments: 1, level: 60)]))),
+    // v1.1: a status of a board with two channels (the Uno + H-bridge), the second braking.
+    ("statusTwoChannels", .status(BoardStatus(
+      boardTime: 123_700, watchdog: .armed, faults: [], badFrames: 0,
+      channels: [
+        .init(queueFill: 4, underruns: 1, lateSegments: 0, level: 100),
+        .init(queueFill: 2, underruns: 0, lateSegments: 3, level: -60),
+      ]))),
     ("heartbeat", .heartbeat),
     ("resetNotice", .resetNotice(bootCount: 3, cause: .powerOn)),
     ("calibrate", .calibrate(channel: 0)),

@@ -60,13 +60,19 @@ struct SpecVectorTests {
     }
   }
 
-  /// The link-control frames of §4.5, as the spec lists them: a NAK and a poll in session 0x5A.
+  /// The link-control frames of §4.5, as the spec lists them: a NAK, a poll and (v1.1) a hold in
+  /// session 0x5A; and a board's reset notice resent at first contact (§4.1), following the
+  /// host's session that started at 0xB9.
   static let linkFrames: [(String, WireFrame)] = [
     ("nak", WireFrame(flags: [.ackValid, .nak], session: 0x5A, seq: 0, ack: 3, type: 0, payload: [])),
     ("poll", WireFrame(flags: [.ackValid, .poll], session: 0x5A, seq: 8, ack: 3, type: 0, payload: [])),
+    ("hold", WireFrame(flags: [.ackValid, .hold], session: 0x5A, seq: 0, ack: 3, type: 0, payload: [])),
+    ("resetNoticeFirstContact", WireFrame(
+      flags: [.reliable, .ackValid, .syn], session: 0x03, seq: 0, ack: 0xB9, type: WireMessage.Kind.resetNotice.rawValue,
+      payload: WireMessage.resetNotice(bootCount: 3, cause: .external).payload())),
   ]
 
-  @Test("The NAK and poll vectors of §4.5 match what the link sends")
+  @Test("The link vectors of §4.1 and §4.5 (NAK, poll, hold, first-contact reset notice) match what the link sends")
   func linkVectorsMatch() throws {
     let vectors = try Self.specVectors("link-vectors")
     #expect(vectors.count == Self.linkFrames.count)
@@ -83,6 +89,13 @@ struct SpecVectorTests {
     var decoder = FrameDecoder()
     let nak = decoder.feed(board.receive([ahead], now: 0.001).bytes)
     #expect(nak.count == 1 && nak.first?.flags == [.ackValid, .nak] && nak.first?.ack == 4)
+    // A board that booted unheard resends its reset notice at the host's first contact,
+    // following the host's session: the vector's frame exactly.
+    var booted = ReliableLink(session: 0x03)
+    _ = booted.send(.resetNotice(bootCount: 3, cause: .external), now: 0)
+    let identify = WireFrame(flags: [.reliable, .syn], session: 0x77, seq: 0xB9, ack: 0, type: 0x01, payload: [])
+    let resent = decoder.feed(booted.receive([identify], now: 1).bytes).filter { $0.type == WireMessage.Kind.resetNotice.rawValue }
+    #expect(resent.first.map { Self.hex($0.encoded()) } == vectors["resetNoticeFirstContact"], "\(resent)")
   }
 
   @Test("The CRC check value and COBS examples in the spec hold")

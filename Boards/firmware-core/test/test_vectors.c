@@ -86,6 +86,7 @@ static const struct {
     {"stop", MSG_STOP},
     {"statusRequest", MSG_STATUS_REQUEST},
     {"status", MSG_STATUS},
+    {"statusTwoChannels", MSG_STATUS},
     {"heartbeat", MSG_HEARTBEAT},
     {"resetNotice", MSG_RESET_NOTICE},
     {"calibrate", MSG_CALIBRATE},
@@ -155,6 +156,13 @@ static void board_messages_encode_exactly(void) {
   wire_status_t status = {123700, 1, 0, 2, 1, {{4, 0, 1, 60}}};
   wire_status(&w, &status);
   check_encoding("status", MSG_STATUS, payload, w.length);
+
+  /* v1.1: a board of two channels (9 + 8 bytes a channel), the second braking. */
+  wire_writer_init(&w, payload, sizeof payload);
+  wire_status_t two = {123700, 1, 0, 0, 2, {{4, 1, 0, 100}, {2, 0, 3, -60}}};
+  wire_status(&w, &two);
+  CHECK_EQ(w.length, 25);
+  check_encoding("statusTwoChannels", MSG_STATUS, payload, w.length);
 
   wire_writer_init(&w, payload, sizeof payload);
   wire_reset_notice(&w, 3, 1);
@@ -252,7 +260,7 @@ static void host_messages_decode_to_documented_values(void) {
 }
 
 const test_case_t vector_tests[] = {
-    {"all 19 vectors decode (v1.1's identity pair too): session 0x5A, seq 7, ack 3, flags, type", every_vector_decodes},
+    {"all 20 vectors decode (v1.1's identity pair and 2-channel status too): session 0x5A, seq 7, ack 3, flags, type", every_vector_decodes},
     {"board-to-host messages re-encode to the exact vector bytes", board_messages_encode_exactly},
     {"host-to-board vectors decode to the documented values", host_messages_decode_to_documented_values},
     TEST_LIST_END,
