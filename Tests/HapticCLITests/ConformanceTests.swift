@@ -30,28 +30,37 @@ struct ConformanceTests {
   static let targets = Target.allCases.filter { !$0.isEmulated || EmulatorToolchain.missing.isEmpty }
 
   /// Runs `body` with a host connected to a fresh board of `target`; with `faults`, what the
-  /// host writes goes through them (drops, corruption).
-  static func withBoard(_ target: Target, faults: FaultModel? = nil, _ body: (EmulatorHost) throws -> Void) throws {
+  /// host writes goes through them (drops, corruption); with `resetAt`, the board resets that
+  /// many seconds after it started (the simulators as a brown-out, the emulated Unos as a power
+  /// cycle).
+  static func withBoard(
+    _ target: Target, faults: FaultModel? = nil, resetAt: Double? = nil, _ body: (EmulatorHost) throws -> Void
+  ) throws {
     func host(_ transport: any ByteTransport) throws -> EmulatorHost {
       try EmulatorHost(transport: faults.map { FaultInjectingTransport(transport, faults: $0) } ?? transport)
     }
     switch target {
     case .simulator:
       let (hostSide, boardSide) = LoopbackTransport.pair()
+      var serverFaults = SimulatorServer.Faults()
+      serverFaults.resetAt = resetAt
       let server = SimulatorServer(
-        board: SimulatedBoard(configuration: SimulatorConfiguration(profile: .simLRA)), transport: boardSide)
+        board: SimulatedBoard(configuration: SimulatorConfiguration(profile: .simLRA)), transport: boardSide,
+        faults: serverFaults)
       let thread = Thread { server.run() }
       thread.start()
       defer { server.stop() }
       try body(host(hostSide))
     case .simServe:
-      let server = try BackgroundCLI(["sim", "serve"])
+      let server = try BackgroundCLI(["sim", "serve"] + (resetAt.map { ["--reset-at", "\($0)"] } ?? []))
       defer { _ = server.terminate() }
       try body(host(Transports.open(path: server.firstLine, baud: 115_200)))
     case .emulatedUno:
       try EmulatedBoardTests.requireBuilt()
       let emulator = try EmulatorProcess()
       defer { _ = emulator.stop() }
+      let cancel = Self.powerCycle(emulator.pid, after: resetAt)
+      defer { cancel.signal() }  // before the emulator stops: no signal to a reaped pid
       try body(host(Transports.open(path: emulator.ptyPath, baud: 115_200)))
     case .emulatedHBridge:
       try EmulatedBoardTests.requireBuilt()
@@ -59,8 +68,22 @@ struct ConformanceTests {
         EmulatorToolchain.hbridgeEmulatorBinary.path, "--firmware", EmulatorToolchain.hbridgeFirmwareELF.path,
       ])
       defer { _ = emulator.stop() }
+      let cancel = Self.powerCycle(emulator.pid, after: resetAt)
+      defer { cancel.signal() }  // before the emulator stops: no signal to a reaped pid
       try body(host(Transports.open(path: emulator.ptyPath, baud: 115_200)))
     }
+  }
+
+  /// Power-cycles the emulator `pid` (SIGUSR1) `seconds` from now unless the returned
+  /// semaphore is signalled first; nothing without `seconds`.
+  static func powerCycle(_ pid: pid_t, after seconds: Double?) -> DispatchSemaphore {
+    let cancel = DispatchSemaphore(value: 0)
+    if let seconds {
+      Thread {
+        if cancel.wait(timeout: .now() + seconds) == .timedOut { kill(pid, SIGUSR1) }
+      }.start()
+    }
+    return cancel
   }
 
   /// The next `error` the board sends within `timeout`, if any.
