@@ -159,7 +159,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "HapticCLITests",
-      dependencies: ["hapticctl", "HapticCLI", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio"]),
+      dependencies: [
+        "hapticctl", "HapticCLI", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio", "HapticEngine",
+        "HapticCore", "HapticLocks",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
