@@ -356,7 +356,12 @@ CHECKER static void check_board_frame(const frame_t *f) {
   bool reliable = f->flags & FLAG_RELIABLE;
   REQUIRE(f->version == PROTOCOL_VERSION, "the board sent another protocol version");
   REQUIRE(f->session == board.link.session, "the board sent a frame outside its session");
-  REQUIRE((f->flags & ~0x1Fu) == 0, "the board sent unknown flag bits");
+  REQUIRE((f->flags & ~0x3Fu) == 0, "the board sent unknown flag bits");
+  /* HOLD (v1.1, §4.5): only on an ack message that acknowledges (the held frame is `ack`), never
+   * with NAK: a holding board does not NAK. */
+  REQUIRE(!(f->flags & FLAG_HOLD) || (!reliable && f->type == MSG_ACK && (f->flags & FLAG_ACK_VALID) &&
+                                       !(f->flags & FLAG_NAK)),
+          "HOLD on a frame that is not an ack, without ACK_VALID, or with NAK");
   REQUIRE(!(f->flags & FLAG_ACK_VALID) || board.link.following, "ACK_VALID before following a host session");
   REQUIRE(!(f->flags & FLAG_SYN) || (reliable && f->seq == 0), "SYN on an unreliable frame, or not at seq 0 (§4.1)");
   if (f->flags & FLAG_ACK_VALID) {
