@@ -359,18 +359,24 @@ static void fast_retransmit_on_two_duplicate_acks(void) {
   CHECK(host_find(&host, MSG_STATUS) != NULL); /* resent long before the RTO */
 }
 
+/* Runs the board 1 ms at a time, reading what it sends, until it has polled `wanted` times (at
+ * most 40 ms); returns the polls seen. */
+static int run_until_polls(host_t *host, int wanted) {
+  int polls = 0;
+  for (int i = 0; i < 40 && polls < wanted; i++) {
+    run_for(MS_TICKS(1));
+    host_read(host);
+    for (int k = 0; k < host->count; k++) polls += (host->frames[k].frame.flags & FLAG_POLL) != 0;
+  }
+  return polls;
+}
+
 /* The host's answer to the board's poll repeats its last ack: not a duplicate (§4.5). */
 static void poll_answers_are_not_duplicate_acks(void) {
   host_t host;
   status_left_unacknowledged(&host);
   /* Unacknowledged for the poll timeout: the board polls, twice. */
-  int polls = 0;
-  for (int i = 0; i < 40 && polls < 2; i++) {
-    run_for(MS_TICKS(1));
-    host_read(&host);
-    for (int k = 0; k < host.count; k++) polls += (host.frames[k].frame.flags & FLAG_POLL) != 0;
-  }
-  CHECK_EQ(polls, 2);
+  CHECK_EQ(run_until_polls(&host, 2), 2);
   uint8_t old_expected = (uint8_t)(host.expected - 1); /* the host never got the status */
   frame_t answer = {1, FLAG_ACK_VALID, host.session, 0, old_expected, MSG_ACK, 0, 0};
   host_send_frame(&answer);
@@ -510,13 +516,7 @@ static void polls_and_naks_without_progress(void) {
   host_t host;
   status_left_unacknowledged(&host);
   uint32_t srtt = board.link.srtt;
-  int polls = 0;
-  for (int i = 0; i < 40 && polls < 1; i++) {
-    run_for(MS_TICKS(1));
-    host_read(&host);
-    for (int k = 0; k < host.count; k++) polls += (host.frames[k].frame.flags & FLAG_POLL) != 0;
-  }
-  CHECK_EQ(polls, 1);
+  CHECK_EQ(run_until_polls(&host, 1), 1);
   host_send_ack(&host); /* within 1 ms of the poll; 5 ms and more after the status left */
   board_poll();
   CHECK(board.link.srtt <= srtt); /* a sample of at most 1 ms, not 5-6 */
