@@ -70,8 +70,20 @@ static void row(emu_events_t *e, const char *event, const char *channel, const c
 /* Whether a 16-bit counter seems to have gone back since `before`: read half-written. */
 static bool went_back(uint16_t now, uint16_t before) { return (uint16_t)(now - before) >= 0x8000; }
 
+void emu_events_power_up(emu_events_t *e) { e->ring_noise = e->board_noise = true; }
+
+/* Whether noise can still be read where the firmware's .bss variables lie, after a power-up.
+ * The C runtime clears .bss before main: until then the bytes are noise. Once the bytes read
+ * here are 0 they are cleared, or noise that happened to be 0 — which stays as it is until
+ * the C runtime writes 0 there — so from then on every read is the firmware's. */
+static bool still_noise(bool *noise, bool zero) {
+  if (*noise && zero) *noise = false;
+  return *noise;
+}
+
 void emu_events_poll(emu_events_t *e) {
-  if (e->rx_head && e->rx_tail) {
+  if (e->rx_head && e->rx_tail &&
+      !still_noise(&e->ring_noise, e->avr->data[e->rx_head] == 0 && e->avr->data[e->rx_tail] == 0)) {
     uint8_t tail = e->avr->data[e->rx_tail];
     unsigned fill = (unsigned)(uint8_t)(e->avr->data[e->rx_head] - tail) % UART_RX_SIZE;
     if (fill > e->rx_high_water) e->rx_high_water = fill;
@@ -84,8 +96,8 @@ void emu_events_poll(emu_events_t *e) {
   }
   if (!e->out) return;
   uint16_t boot_count = read16(e, BOARD_OFFSET_BOOT_COUNT);
-  /* Before board_init the state is zeroed RAM: nothing to compare yet. */
-  if (boot_count == 0) return;
+  /* Before board_init the state is noise (after a power-up) or zeroed: nothing to compare yet. */
+  if (still_noise(&e->board_noise, boot_count == 0) || boot_count == 0) return;
   bool watchdog_fired = read8(e, BOARD_OFFSET_WATCHDOG_FIRED) != 0;
   uint16_t underruns[BOARD_CHANNEL_COUNT], late[BOARD_CHANNEL_COUNT];
   for (unsigned c = 0; c < BOARD_CHANNEL_COUNT; c++) {

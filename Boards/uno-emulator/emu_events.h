@@ -44,11 +44,17 @@ typedef struct {
   uint8_t last_tail;
   uint64_t tail_moved;      /* cycle the tail last moved, or the ring was last empty */
   uint64_t longest_wait;    /* cycles */
+  /* After a power-up RAM holds noise until the firmware's C runtime clears .bss: the ring's
+   * indices and the board state are not read until they have read 0 once (emu_events_poll). */
+  bool ring_noise, board_noise;
 } emu_events_t;
 
 /* Finds `board` (and the UART ring) in the firmware's symbols; false (with a message on stderr) when it is missing
  * or not the size this emulator was built for. `out` gets the CSV header now. */
 bool emu_events_init(emu_events_t *events, avr_t *avr, const elf_firmware_t *firmware, FILE *out);
+
+/* The AVR powered up: its RAM is noise until the firmware clears it (no rows from noise). */
+void emu_events_power_up(emu_events_t *events);
 
 /* Compares the firmware's state with the last look; writes a row for each change. */
 void emu_events_poll(emu_events_t *events);

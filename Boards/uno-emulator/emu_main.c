@@ -22,9 +22,10 @@
  * --bootloader loads an Intel hex (Optiboot) at its address and starts there, as the Uno's
  * fuses (BOOTRST) do; --blank leaves the application flash erased (the firmware ELF, if given,
  * is then read for its symbols only), so the board runs nothing until flashed through the
- * bootloader. --auto-reset models the Uno's DTR auto-reset: a host opening the pty resets the
- * AVR externally (EXTRF), which is what makes Optiboot listen (~1 s) before the application.
- * SIGUSR1 power-cycles the board (PORF: Optiboot starts the application at once).
+ * bootloader. --auto-reset models the Uno's DTR auto-reset: every host open of the pty, however
+ * soon after a close (pty_bridge.c), resets the AVR externally (EXTRF), which is what makes
+ * Optiboot listen (~1 s) before the application. SIGUSR1 power-cycles the board (PORF:
+ * Optiboot starts the application at once; SRAM comes up as noise, power_up_ram).
  * Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
  * removed. A usage error is exit status 1, a missing or unreadable firmware file too; a
  * firmware that crashes or stops is 2.
@@ -123,12 +124,11 @@ static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param
   for (; e->overruns_seen < e->pty.overruns; e->overruns_seen++) emu_events_note(&e->events, "uart_overrun", "");
   uint64_t ahead = emu_clock_check(&e->clock, avr->cycle);
   if (ahead > AHEAD_SLEEP_USEC * 1000ull) {
-    /* Ahead: wait, but wake as soon as the host writes. */
+    /* Ahead: wait, but wake as soon as the host writes, or opens the port. */
     struct timespec timeout = {(time_t)(ahead / 1000000000ull), (long)(ahead % 1000000000ull)};
-    struct pollfd fd = {e->pty.master, POLLIN, 0};
-    /* With no host on a tracked pty the master reports a hang-up at once: just sleep. */
-    bool watch = !e->pty.tracks_host || e->pty.host_present;
-    (void)ppoll(watch ? &fd : NULL, watch ? 1 : 0, &timeout, NULL);
+    struct pollfd fds[2];
+    int count = pty_bridge_poll_fds(&e->pty, fds);
+    (void)ppoll(count > 0 ? fds : NULL, (nfds_t)count, &timeout, NULL);
     pty_bridge_service(&e->pty, emu_clock_wall_cycle(&e->clock));
   }
   return when + avr_usec_to_cycles(avr, SERVICE_USEC);
@@ -151,11 +151,32 @@ static void report_ram(avr_t *avr) {
   }
 }
 
+/* SRAM and the register file as a power-up leaves them: noise. The firmware tells a power
+ * cycle from a reset by a record it keeps in RAM (hal_avr_system.c), which a reset leaves
+ * alone and a power cycle loses; simavr's avr_reset clears the I/O registers only, and
+ * avr_init zeroes RAM, so without this every power cycle kept the record, and a firmware
+ * reading RAM it never wrote would pass here and fail on the chip. A fixed-seed xorshift: runs
+ * are repeatable, and each power cycle gets other bytes. */
+static void power_up_ram(emulator_t *e) {
+  static uint32_t state = 0x2545F491u;
+  for (unsigned a = 0; a <= e->avr->ramend; a++) {
+    if (a == 0x20) a = 0x100; /* the I/O registers (0x20-0xFF) have reset values */
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    e->avr->data[a] = (uint8_t)state;
+  }
+  emu_events_power_up(&e->events);
+}
+
 /* Resets the AVR as its reset pin (`cause` MCUSR_EXTRF) or a power cycle (MCUSR_PORF) would:
- * RAM and registers start over, flash and EEPROM stay, execution starts at the reset vector
- * (the bootloader's when one is loaded). Called between instructions, outside cycle timers. */
+ * the I/O registers start over, flash and EEPROM stay, execution starts at the reset vector
+ * (the bootloader's when one is loaded); SRAM and the register file keep their contents
+ * through a reset (the reset logic does not touch them) and come up as noise after a power
+ * cycle. Called between instructions, outside cycle timers. */
 static void reset_avr(emulator_t *e, uint8_t cause) {
   avr_reset(e->avr);
+  if (cause == MCUSR_PORF) power_up_ram(e);
   e->avr->data[MCUSR_ADDRESS] = cause;
   e->resets++;
   /* Held in reset for the time-out: the CPU does not run and the UART hears nothing. Pacing
@@ -275,6 +296,7 @@ int main(int argc, char **argv) {
   drv2605_model_attach(&e.drv);
 #endif
   if (!emu_events_init(&e.events, e.avr, &firmware, events)) return 1;
+  power_up_ram(&e); /* the board starts powered up */
 
   struct sigaction action;
   memset(&action, 0, sizeof action);

@@ -9,6 +9,7 @@
 #include <pty.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -22,7 +23,7 @@
 
 bool pty_bridge_open(pty_bridge_t *b, const char *link) {
   memset(b, 0, sizeof *b);
-  b->master = b->slave = -1;
+  b->master = b->slave = b->watch = -1;
   char name[256];
   if (openpty(&b->master, &b->slave, name, NULL, NULL) != 0) {
     fprintf(stderr, "hapticctl-emu-uno: cannot create a pseudo-terminal: %s\n", strerror(errno));
@@ -64,11 +65,92 @@ bool pty_bridge_open(pty_bridge_t *b, const char *link) {
   return true;
 }
 
+/* How a host's open is seen. The pty's state only tells whether a file of the slave is open
+ * now: reads of the master fail with EIO (and poll reports POLLHUP) while none is. Looking at
+ * it every service tick missed a close and reopen that fell between two looks (measured on
+ * both Unos: reopens 0.04-0.1 ms after the close reset the board in 6 of 24 tries; reopens
+ * 0.3 s later always did). So the opens and closes themselves are read, from an inotify watch
+ * on the slave's device node: the kernel queues one IN_OPEN for every successful open(2) of
+ * the node (by any path or symbolic link: the watch is on the inode) and one IN_CLOSE_* when
+ * an open file's last descriptor goes, in the order they happen, and keeps them until they are
+ * read (up to /proc/sys/fs/inotify/max_queued_events, 16384 by default; an overflow is
+ * reported, below). A close and an open 1 us apart are two events, read in order however late
+ * the emulator looks: no reopen can be missed. (An open that fails, such as one refused as
+ * busy, makes no event, and no reset, as on the real board.)
+ *
+ * inotify merges an event with an identical one just before it that is still unread. A close
+ * followed by an open is never merged, so no reset is lost; merging can only undercount files
+ * open at the same time (a second program opening the port while the host has it: no reset on
+ * the real board, DTR is already active), and the master's hang-up state puts the count back
+ * to 0 when the last of them is closed. Without inotify (a kernel without it, or no watches
+ * left) the emulator falls back to looking at the state, and says so. */
+
+/* Whether a file of the slave is open now (the master reports a hang-up while none is). */
+static bool slave_open(const pty_bridge_t *b) {
+  struct pollfd fd = {b->master, 0, 0};
+  return !(poll(&fd, 1, 0) == 1 && (fd.revents & POLLHUP));
+}
+
 void pty_bridge_track_host(pty_bridge_t *b) {
+  /* Our own end closed first: its close is not a host's. */
   if (b->slave >= 0) close(b->slave);
   b->slave = -1;
   b->tracks_host = true;
   b->host_present = false;
+  b->host_files = 0;
+  b->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (b->watch >= 0 && inotify_add_watch(b->watch, b->path, IN_OPEN | IN_CLOSE) < 0) {
+    close(b->watch);
+    b->watch = -1;
+  }
+  if (b->watch < 0) {
+    fprintf(stderr,
+            "hapticctl-emu-uno: cannot watch %s for opens (%s): a host that reopens the port within "
+            "~0.1 ms of closing it may not reset the board\n",
+            b->path, strerror(errno));
+  }
+}
+
+/* Reads the queued opens and closes of the slave: an open while no file was open is the DTR
+ * edge (`opened`). */
+static void take_host_events(pty_bridge_t *b) {
+  union {
+    struct inotify_event event; /* aligns the buffer for the events read into it */
+    char bytes[4096];
+  } buffer;
+  bool any = false;
+  ssize_t n;
+  while ((n = read(b->watch, buffer.bytes, sizeof buffer.bytes)) > 0) {
+    for (ssize_t at = 0; at < n;) {
+      const struct inotify_event *event = (const struct inotify_event *)(buffer.bytes + at);
+      if (event->mask & IN_OPEN) {
+        if (b->host_files++ == 0) {
+          b->opened = true;
+          b->host_opens++;
+        }
+      }
+      if ((event->mask & IN_CLOSE) && b->host_files > 0) b->host_files--;
+      if (event->mask & IN_Q_OVERFLOW) {
+        /* Events were lost: start over from the state; a host that has the port now may have
+         * opened it among them, and a reset too many beats one missed. */
+        b->host_files = slave_open(b) ? 1u : 0u;
+        if (b->host_files > 0) b->opened = true;
+      }
+      at += (ssize_t)(sizeof *event + event->len);
+      any = true;
+    }
+  }
+  if (any) {
+    b->host_present = slave_open(b);
+    if (!b->host_present) b->host_files = 0; /* every file closed, merged closes included */
+  }
+}
+
+int pty_bridge_poll_fds(const pty_bridge_t *b, struct pollfd fds[2]) {
+  int count = 0;
+  if (!b->tracks_host || b->host_present) fds[count++] = (struct pollfd){b->master, POLLIN, 0};
+  if (b->watch >= 0) fds[count++] = (struct pollfd){b->watch, POLLIN, 0};
+  return count;
 }
 
 /* Bytes leaving the AVR's UART. */
@@ -166,13 +248,16 @@ void pty_bridge_attach(pty_bridge_t *b, avr_t *avr) {
 }
 
 void pty_bridge_service(pty_bridge_t *b, avr_cycle_count_t now) {
+  /* Opens and closes first: what an opening host sends comes after its open. */
+  if (b->watch >= 0) take_host_events(b);
   /* Host -> AVR. */
   size_t room = sizeof b->in - (b->in_head - b->in_tail);
   while (room > 0) {
     uint8_t chunk[512];
     ssize_t n = read(b->master, chunk, room < sizeof chunk ? room : sizeof chunk);
-    if (b->tracks_host) {
-      /* EIO: no one has the slave open; anything else (data, EAGAIN): someone has. */
+    if (b->tracks_host && b->watch < 0) {
+      /* Without the watch, the state: EIO, no one has the slave open; anything else (data,
+       * EAGAIN), someone has. A close and reopen between two looks goes unseen. */
       bool present = !(n < 0 && errno == EIO);
       if (present && !b->host_present) {
         b->opened = true;
@@ -221,7 +306,8 @@ void pty_bridge_close(pty_bridge_t *b) {
     }
     b->link[0] = 0;
   }
+  if (b->watch >= 0) close(b->watch);
   if (b->master >= 0) close(b->master);
   if (b->slave >= 0) close(b->slave);
-  b->master = b->slave = -1;
+  b->master = b->slave = b->watch = -1;
 }

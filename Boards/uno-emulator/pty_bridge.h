@@ -22,6 +22,7 @@
 #ifndef PTY_BRIDGE_H
 #define PTY_BRIDGE_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,12 +55,17 @@ typedef struct {
   void *uart;                      /* simavr's avr_uart_t of UART0 */
   uint8_t (*udr_read)(struct avr_t *, avr_io_addr_t, void *); /* simavr's own UDR0 read */
   void *udr_read_param;
-  /* --auto-reset: whether a host has the pty open (its reads fail with EIO while no one does),
-   * and an open not yet acted on (the DTR edge that resets a real Uno). */
+  /* --auto-reset: whether a host has the pty open, and an open not yet acted on (the DTR edge
+   * that resets a real Uno). A real Uno resets on every open of its port, however soon after a
+   * close: DTR goes inactive on the last close and active again on the next open. The state of
+   * the pty alone cannot show that (a close and an open between two looks leave it as it was),
+   * so the opens and closes are read as events (inotify on the slave: pty_bridge.c). */
   bool tracks_host;
-  bool host_present;
+  bool host_present;    /* a file of the slave is open now (the master reports no hang-up) */
   bool opened;
   unsigned long host_opens;
+  int watch;            /* inotify descriptor watching the slave's opens and closes (-1: none) */
+  unsigned host_files;  /* the slave's open files as its events count them (DTR active while > 0) */
 } pty_bridge_t;
 
 /* Opens the pty (raw, 115200) and creates `link` (if not NULL) pointing at it. Returns false
@@ -67,8 +73,14 @@ typedef struct {
 bool pty_bridge_open(pty_bridge_t *bridge, const char *link);
 
 /* Lets go of our own end of the slave so that a host's open and close can be seen (the
- * `opened` flag; nothing the board sends while no host has the port is kept). */
+ * `opened` flag, set by every open that follows a close, however soon; nothing the board sends
+ * while no host has the port is kept). */
 void pty_bridge_track_host(pty_bridge_t *bridge);
+
+/* The descriptors the simulation may sleep on (up to 2 in `fds`, returns how many): the master
+ * while a host has the port (input; with no host it reports a hang-up at once), and the open
+ * and close events, so that a host's open ends the sleep. */
+int pty_bridge_poll_fds(const pty_bridge_t *bridge, struct pollfd fds[2]);
 
 /* Connects to UART0 of `avr` (and turns off simavr's stdio echo and poll-sleep). */
 void pty_bridge_attach(pty_bridge_t *bridge, avr_t *avr);
