@@ -28,6 +28,8 @@ final class SendSession: Sendable {
     var playing = 0
     var failure: String?
     var stoppedBy = "end"
+    /// When the board's reset was reported (system uptime, seconds).
+    var resetUptime: Double?
     var interrupted = false
     var signals: SignalWatch?
   }
@@ -54,6 +56,7 @@ final class SendSession: Sendable {
         if state.failure == nil {
           state.failure = "\(board) reset while playing (its queued drive is lost); run again to play"
           state.stoppedBy = "reset"
+          state.resetUptime = ProcessInfo.processInfo.systemUptime
         }
         state.finished = true
       }
@@ -145,6 +148,7 @@ final class SendSession: Sendable {
     // effect on the start's frame (given "now", it would come a frame or two after the start,
     // and the pattern's first moment would play).
     let now = engine.currentTime
+    let nowUptime = ProcessInfo.processInfo.systemUptime
     let requested =
       options.at > 0 ? now + options.at : players.count > 1 || options.seek > 0 ? now + Self.inStepLead : 0
     for player in players {
@@ -160,7 +164,10 @@ final class SendSession: Sendable {
       if progress { drawProgress(elapsed: engine.currentTime - start, total: max(length, 0)) }
     }
     if state.withLock({ $0.interrupted }) { for player in players { try? player.stop() } }
-    return PlayOutcome(start: start, ended: engine.currentTime, patternDuration: plays.map(\.pattern.duration).max(), plays: plays)
+    // After a reset the board's clock is unknown (its fit was dropped: the board's may have
+    // started again): the run ended when the reset was reported, on the run's clock.
+    let ended = state.withLock { $0.resetUptime }.map { now + $0 - nowUptime } ?? engine.currentTime
+    return PlayOutcome(start: start, ended: ended, patternDuration: plays.map(\.pattern.duration).max(), plays: plays)
   }
 
   private func playROM() throws(HapticEngineError) -> PlayOutcome {
