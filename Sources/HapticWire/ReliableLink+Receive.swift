@@ -20,7 +20,6 @@ extension ReliableLink {
         if frame.type == WireMessage.Kind.ack.rawValue && frame.flags.contains(.poll) { followsNone = true }
         continue
       }
-      pollsUnanswered = 0  // the peer is there
       peerHeard = true
       if frame.flags.contains(.ackValid) {
         processAck(frame, now: now, output: &output)
@@ -144,6 +143,10 @@ extension ReliableLink {
       duplicateAcks = 0
       consecutiveTimeouts = 0
       consecutiveFastRecoveries = 0
+      // Polls count from the last progress, not from the last frame heard: a peer that answers
+      // every poll without taking anything new would otherwise be polled every poll timeout
+      // (245 polls in 0.6 s from the simulator, issue 31).
+      pollsUnanswered = 0
       lastPoll = nil
       if holds {
         peerHolding = !inFlight.isEmpty
@@ -153,7 +156,8 @@ extension ReliableLink {
         fastRetransmit(now: now, output: &output)
       }
     } else if ack == first.seq {
-      if pureAck && pollAnswersPending > 0 {
+      let pollAnswer = pureAck && pollAnswersPending > 0
+      if pollAnswer {
         // The answer to a poll of ours repeats the acknowledgement (a hold or a NAK answers one
         // too): it is not a duplicate. (Counted here, as a pure ack that acknowledges new frames
         // may be one just as well: the answers still to come then repeat it.)
@@ -168,7 +172,7 @@ extension ReliableLink {
         if pureAck { resumeAfterHold(now: now, output: &output) }
       } else if frame.flags.contains(.nak) {
         fastRetransmit(now: now, output: &output)
-      } else if pureAck && !frame.flags.contains(.poll) && pollAnswersPending == 0 {
+      } else if pureAck && !pollAnswer {
         // Duplicate pure acks (a peer without NAKs): the second repeat resends.
         duplicateAcks += 1
         if duplicateAcks == 2 { fastRetransmit(now: now, output: &output) }
@@ -215,6 +219,16 @@ extension ReliableLink {
     waiting.insert(contentsOf: pending, at: 0)
     sessionStarted = false
     sessionAcknowledged = false
+    // A session that differs from the one before (§4.1, v1.1): a peer that followed that one
+    // would drop this one's SYN as a retransmission, and what follows it as duplicates —
+    // acknowledged, so lost without a trace (an independent host lost a board's replies so).
+    if drawsSessions {
+      let (oldSession, oldFirst) = (session, firstSequence)
+      repeat { session = UInt8.random(in: 1...255) } while session == oldSession
+      repeat { firstSequence = UInt8.random(in: 0...255) } while firstSequence == oldFirst
+    } else {
+      firstSequence &+= 128
+    }
     nextSeq = firstSequence
     duplicateAcks = 0
     consecutiveFastRecoveries = 0

@@ -13,7 +13,8 @@ extension ReliableLink {
     /// The least wait, after the newest frame left the wire, before polling the peer for its
     /// acknowledgement (the poll timeout is the larger of this and twice the smoothed RTT).
     public var minimumPollTimeout: Double
-    /// Polls sent in a row without hearing from the peer before waiting for the RTO.
+    /// Polls sent in a row without progress (an acknowledgement of new frames) before only the
+    /// RTO resends.
     public var maxPolls: Int
     /// Fast recoveries (NAK or duplicate acks) in a row without progress before only the RTO
     /// resends (§4.3: no exchange of NAKs and resends can go on by itself).

@@ -37,9 +37,14 @@ public struct ReliableLink: Sendable {
 
   let configuration: Configuration
   /// This side's session id (sent in every frame).
-  public let session: UInt8
-  /// The number this side's sessions start at (its SYN's `seq`).
-  public let firstSequence: UInt8
+  public internal(set) var session: UInt8
+  /// The number this side's current session starts at (its SYN's `seq`).
+  public internal(set) var firstSequence: UInt8
+  /// Every session this side starts after its first draws a new id and first number (a host);
+  /// otherwise (a board) a new session starts 128 after the previous one's first number. Either
+  /// way a peer that followed the previous session never takes the new `SYN` for a
+  /// retransmission of the old one (§4.1, v1.1).
+  var drawsSessions = false
   /// The peer's session id, once it started one.
   var peerSession: UInt8?
   /// The `seq` of the SYN that started the peer's session: only a SYN with this number, within
@@ -69,7 +74,8 @@ public struct ReliableLink: Sendable {
   /// timestamp taken when nothing is unacknowledged and this has passed has no bytes of this
   /// side queued ahead of it (clock queries wait for that).
   public internal(set) var wireFreeAt = 0.0
-  /// When the last poll left, and how many went out since the peer was last heard.
+  /// When the last poll left, and how many went out since the last progress (an acknowledgement
+  /// of new frames) or go-back-N.
   var lastPoll: Double?
   var pollsUnanswered = 0
   /// Polls whose answers (pure acks, like any other) have not come back: an answer repeating
@@ -251,7 +257,9 @@ public struct ReliableLink: Sendable {
     var configuration = configuration
     configuration.droppedOnPeerRestart.formUnion(
       [WireMessage.Kind.queueSegments, .replaceSegments, .playROMEffect].map(\.rawValue))
-    return ReliableLink(
+    var link = ReliableLink(
       session: UInt8.random(in: 1...255), firstSequence: UInt8.random(in: 0...255), configuration: configuration)
+    link.drawsSessions = true
+    return link
   }
 }

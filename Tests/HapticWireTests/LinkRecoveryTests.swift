@@ -200,7 +200,8 @@ struct LinkRecoveryTests {
     let none = decoder.feed(board.receive(poll, now: 0.02).bytes)
     #expect(none.count == 1 && none.first?.flags == .nak, "\(none.map(\.flags))")
     let again = decoder.feed(host.receive(none, now: 0.021).bytes)
-    #expect(again.first?.flags.contains(.syn) == true && again.first?.seq == 0)
+    // Its new session starts 128 after the last one's first number (§4.1 v1.1).
+    #expect(again.first?.flags.contains(.syn) == true && again.first?.seq == 128)
     let restart = board.receive(again, now: 0.022)
     #expect(restart.events == [.peerRestarted])
     #expect(restart.frames.map(\.type) == [WireMessage.Kind.statusRequest.rawValue], "delivered after the restart")

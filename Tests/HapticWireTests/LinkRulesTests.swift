@@ -171,4 +171,49 @@ struct LinkRulesTests {
     let restarted = fresh.receive([nakAlone], now: 0.001)
     #expect(Self.types(restarted.bytes).count == 2 && fresh.statistics.droppedOnPeerRestart == 0)
   }
+
+  @Test("A board that restarts its session for a restarted host starts it 128 further on: a host that followed the last one takes it (§4.1)")
+  func boardRestartsDiffer() throws {
+    var host = ReliableLink.host()
+    var board = ReliableLink(session: 0x02)
+    var toHost = FrameDecoder(), toBoard = FrameDecoder()
+    // The board's reset notice; the host follows it and connects.
+    _ = host.receive(toHost.feed(board.send(.resetNotice(bootCount: 2, cause: .powerOn), now: 0)), now: 0.001)
+    let connected = board.receive(toBoard.feed(host.send(.identify, now: 0.002)), now: 0.003)
+    _ = host.receive(toHost.feed(connected.bytes), now: 0.004)
+    // The board has an answer on its way when the host starts a session of its own again (it
+    // was told the board followed none of its sessions: §4.5's NAK alone).
+    let answer = board.send(.clock(id: 1, boardTime: 5), now: 0.005)  // lost on the line
+    #expect(!answer.isEmpty)
+    _ = host.send(.statusRequest, now: 0.006)
+    let restarted = host.receive([WireFrame(flags: .nak, session: 0x02, seq: 0, ack: 0, type: 0, payload: [])], now: 0.007)
+    // The board sees the host's new session and restarts its own: the clock answer goes again,
+    // with SYN, 128 on from its last first number.
+    let renumbered = board.receive(toBoard.feed(restarted.bytes), now: 0.008)
+    #expect(renumbered.events.contains(.peerRestarted))
+    let frames = toHost.feed(renumbered.bytes)
+    let syn = try #require(frames.first { $0.flags.contains(.syn) })
+    #expect(syn.seq == 128 && syn.type == WireMessage.Kind.clock.rawValue, "\(syn)")
+    // The host, which followed the board's session from 0, takes it as a new session (with the
+    // same first number it dropped it as a retransmitted SYN, and the answer with it).
+    let taken = host.receive(frames, now: 0.009)
+    #expect(taken.frames.contains { $0.type == WireMessage.Kind.clock.rawValue }, "the answer was dropped")
+  }
+
+  @Test("A peer that answers every poll without taking anything gets at most 6 polls, then the RTO (§4.5)")
+  func pollsWithoutProgressAreBounded() {
+    var link = Self.heardLink()
+    let seq = Self.sent(link.send(.statusRequest, now: 0.01))[0]
+    var polls = 0
+    var decoder = FrameDecoder()
+    // 24 ms, under the 25 ms RTO: each poll is answered at once, acknowledging nothing new.
+    for step in 1...24 {
+      let now = 0.01 + Double(step) * 0.001
+      if decoder.feed(link.poll(now: now).bytes).contains(where: { $0.flags.contains(.poll) }) {
+        polls += 1
+        _ = link.receive([Self.ack(seq)], now: now + 0.0002)
+      }
+    }
+    #expect(polls == 6, "\(polls) polls in 24 ms")
+  }
 }

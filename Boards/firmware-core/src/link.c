@@ -187,6 +187,7 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
     link->timeouts = 0;
     link->lost = false;
     link->last_poll = 0;
+    link->polls = 0; /* polls count from the last progress, not from the last frame heard (§4.5) */
     if (link->nak_restart == NAK_RESTART_AWAITING) link->nak_restart = NAK_RESTART_ACKNOWLEDGED;
     if (link->holding) {
       /* Room again: take the held frame when it comes, and say so now ("taking frames again"). */
@@ -222,15 +223,18 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
 }
 
 /* The host (re)started while we followed it: start a new session of our own, renumbering
- * and resending every message it has not acknowledged (§4.1). */
+ * and resending every message it has not acknowledged (§4.1). v1.1: it starts 128 after the
+ * previous session's first number (0 at boot, then 128, 0, ...), so a host that followed the
+ * previous one never takes its SYN for a retransmission of the old SYN. */
 static void restart_session(link_t *link) {
+  link->first_seq = (uint8_t)(link->first_seq + 128);
   for (uint8_t i = 0; i < link->count; i++) {
     link_slot_t *slot = slot_at(link, i);
-    slot->seq = i;
+    slot->seq = (uint8_t)(link->first_seq + i);
     slot->flags = (uint8_t)(slot->flags & SLOT_DYNAMIC);
     if (i == 0) slot->flags |= SLOT_SYN;
   }
-  link->next_seq = link->count;
+  link->next_seq = (uint8_t)(link->first_seq + link->count);
   link->syn_next = link->count == 0;
   link->sent = 0;
   link->resend = 0;
@@ -267,7 +271,6 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
     if (!reliable && frame->type == MSG_ACK && (frame->flags & FLAG_POLL)) link->stranger_nak_pending = true;
     return LINK_IGNORE;
   }
-  if (link->following && frame->session == link->peer_session) link->polls = 0; /* the host is there */
   if (frame->flags & FLAG_ACK_VALID) {
     process_ack(link, frame, now);
   } else if ((frame->flags & FLAG_NAK) && frame->type == MSG_ACK && link->nak_restart != NAK_RESTART_ACKNOWLEDGED) {

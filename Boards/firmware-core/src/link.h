@@ -76,12 +76,13 @@ typedef struct {
   bool following;       /* we follow a host session */
   uint8_t expected;     /* next sequence number expected from the host */
   uint8_t next_seq;     /* our next sequence number */
+  uint8_t first_seq;    /* the first number of our current session: 0 at boot, +128 a restart */
   bool syn_next;        /* the next new reliable frame starts our session */
   bool ack_pending;     /* an ack message must go out */
   bool nak_pending;     /* ... with NAK: a gap was seen (§4.5) */
   bool stranger_nak_pending; /* a poll from a session we do not follow: NAK alone (§4.5) */
   uint8_t nak_restart;       /* NAK_RESTART_* */
-  uint8_t polls;        /* polls sent since the host was last heard */
+  uint8_t polls;        /* polls sent since the last progress or go-back-N */
   uint8_t poll_answers_pending; /* polls whose answers have not come back (not duplicates) */
   uint32_t last_poll;   /* ticks of the last poll (0: none since the last transmission) */
   bool delimiter_pending; /* a 0x00 goes before a retransmission burst */

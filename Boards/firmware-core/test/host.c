@@ -62,9 +62,12 @@ int host_read(host_t *host) {
     out->time = fake.now;
     if (frame.flags & FLAG_RELIABLE) {
       if (frame.flags & FLAG_SYN) {
-        if (!host->following || frame.session != host->board_session) {
+        /* A new session: another id, or (v1.1, a board restarting within one boot) another
+         * first number (§4.1). */
+        if (!host->following || frame.session != host->board_session || frame.seq != host->board_first) {
           host->following = true;
           host->board_session = frame.session;
+          host->board_first = frame.seq;
           host->expected = frame.seq;
         }
       }

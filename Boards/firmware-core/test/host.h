@@ -23,6 +23,7 @@ typedef struct {
   bool started;       /* our SYN went out */
   bool following;     /* we saw the board's SYN */
   uint8_t board_session;
+  uint8_t board_first;   /* the first number of the board session it follows */
   uint8_t expected;   /* next board sequence number */
   bool auto_ack;      /* acknowledge the board's reliable frames as they are read */
   cobs_decoder_t decoder;

@@ -401,17 +401,24 @@ static void host_restart_restarts_our_session(void) {
   host_t second;
   host_init(&second, 0x99);
   host_request(&second, MSG_IDENTIFY, 0, 0);
-  /* The unacknowledged status comes again first, renumbered from 0 with SYN. */
+  /* The unacknowledged status comes again first, renumbered with SYN from 128: a session of
+   * the board's that differs from the one before (0), §4.1 v1.1. */
   CHECK(second.count >= 3);
   const host_frame_t *status = host_find(&second, MSG_STATUS);
   const host_frame_t *caps = host_find(&second, MSG_CAPABILITIES);
   CHECK(status != NULL && caps != NULL);
   if (!status || !caps) return;
   CHECK(status->frame.flags & FLAG_SYN);
-  CHECK_EQ(status->frame.seq, 0);
+  CHECK_EQ(status->frame.seq, 128);
   CHECK(!(caps->frame.flags & FLAG_SYN));
-  CHECK_EQ(caps->frame.seq, 1);
+  CHECK_EQ(caps->frame.seq, 129);
   CHECK_EQ(caps->frame.ack, 1); /* follows the new host session */
+  /* Another host session: the board's next session starts 128 further on again, at 0. */
+  host_t third;
+  host_init(&third, 0x77);
+  host_request(&third, MSG_IDENTIFY, 0, 0);
+  const host_frame_t *again = host_find(&third, MSG_CAPABILITIES);
+  CHECK(again != NULL && (again->frame.flags & FLAG_SYN) && again->frame.seq == 0);
   /* Frames of the old session are stale now: ignored, acknowledgements included. */
   const uint8_t query[] = {1, 2};
   host_request(&host, MSG_CLOCK_QUERY, query, 2);
@@ -577,7 +584,7 @@ const test_case_t link_tests[] = {
     {"two duplicate acks trigger a fast retransmit", fast_retransmit_on_two_duplicate_acks},
     {"answers to the board's polls are not duplicate acks", poll_answers_are_not_duplicate_acks},
     {"fast recovery: NAK on a gap, answers to polls, a host NAK resends at once", fast_recovery_with_nak_and_poll},
-    {"a host restart restarts the board's session and resends", host_restart_restarts_our_session},
+    {"a host restart restarts the board's session (first number +128 each time) and resends", host_restart_restarts_our_session},
     {"a new host with the previous host's session id gets a session of its own", reused_session_id_starts_a_new_session},
     {"a full window holds a request: HOLD, no NAK, 'taking frames again' once acknowledged", full_window_holds_requests_back},
     {"a polled ack gives no RTT sample; NAKs without progress get 3 fast recoveries", polls_and_naks_without_progress},

@@ -363,7 +363,8 @@ CHECKER static void check_board_frame(const frame_t *f) {
                                        !(f->flags & FLAG_NAK)),
           "HOLD on a frame that is not an ack, without ACK_VALID, or with NAK");
   REQUIRE(!(f->flags & FLAG_ACK_VALID) || board.link.following, "ACK_VALID before following a host session");
-  REQUIRE(!(f->flags & FLAG_SYN) || (reliable && f->seq == 0), "SYN on an unreliable frame, or not at seq 0 (§4.1)");
+  REQUIRE(!(f->flags & FLAG_SYN) || (reliable && (f->seq == 0 || f->seq == 128)),
+          "SYN on an unreliable frame, or not at seq 0 or 128 (§4.1)");
   if (f->flags & FLAG_ACK_VALID) {
     st.board_ack_known = true;
     st.board_ack = f->ack;
