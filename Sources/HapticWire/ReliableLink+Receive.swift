@@ -28,16 +28,16 @@ extension ReliableLink {
         // an earlier session on the port (another process's) was taken for ours — an ack does
         // not say which session it means. Start our session again: what the peer has not
         // acknowledged goes out renumbered from a new SYN.
-        // Once the peer acknowledged the restarted session, a NAK alone still arriving answers a
-        // poll sent before it (the line keeps order): acting on it would renumber again.
-        if nakRestart != .acknowledged {
+        // Only one that answers a poll of this session: those before this session's first poll
+        // answer the previous session's polls (the line keeps order), and acting on them would
+        // start yet another session, the peer restarting its own for it.
+        if pollsThisSession > 0 {
           statistics.fastRecoveries += 1
           // A peer that had followed this session and follows none now restarted (its reset
           // notice was lost): what is timed on its old clock is dropped as on a reset notice.
           let wasFollowed = sessionAcknowledged
           restartSending()
           if wasFollowed { dropStaleMessages() }
-          nakRestart = .awaitingAck
           output.bytes += [0] + pump(now: now)
         }
       }
@@ -71,11 +71,15 @@ extension ReliableLink {
           // our SYN) goes out again now, not after a backed-off RTO (§4.1). Frames younger than
           // an RTO are on their way (a host's identify crossing the board's SYN).
           let firstContact = peerSession == nil && inFlight.first.map { now - $0.firstSent >= timer.timeout } == true
-          if peerSession != nil {
+          if peerSession == frame.session && drawsSessions {
+            // The board's id is its boot count: the same id is the same boot, so this is a new
+            // session it started for ours (we restarted), not a reset — take its numbering,
+            // report nothing, keep our session (§4.1).
+            statistics.peerSessionRestarts += 1
+          } else if peerSession != nil {
             output.events.append(.peerRestarted)
             restartSending()
             dropStaleMessages()
-            nakRestart = .none
           }
           peerSession = frame.session
           peerFirstSequence = frame.seq
@@ -138,7 +142,6 @@ extension ReliableLink {
       }
       inFlight.removeFirst(acknowledged)
       sessionAcknowledged = true
-      if nakRestart == .awaitingAck { nakRestart = .acknowledged }
       congestionWindow = min(congestionWindow + 1, configuration.window)
       duplicateAcks = 0
       consecutiveTimeouts = 0
@@ -219,6 +222,7 @@ extension ReliableLink {
     waiting.insert(contentsOf: pending, at: 0)
     sessionStarted = false
     sessionAcknowledged = false
+    pollsThisSession = 0
     // A session that differs from the one before (§4.1, v1.1): a peer that followed that one
     // would drop this one's SYN as a retransmission, and what follows it as duplicates —
     // acknowledged, so lost without a trace (an independent host lost a board's replies so).

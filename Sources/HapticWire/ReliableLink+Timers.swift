@@ -48,6 +48,7 @@ extension ReliableLink {
       // frame or a lost ack in one round trip instead of an RTO.
       statistics.polls += 1
       pollsUnanswered += 1
+      pollsThisSession += 1
       pollAnswersPending = min(pollAnswersPending + 1, configuration.maxPolls)
       lastPoll = now
       output.bytes = ackFrame(.poll, seq: nextSeq, now: now)

@@ -86,12 +86,10 @@ public struct ReliableLink: Sendable {
   /// The go-back-N under way began before the peer was ever heard: its resends count as
   /// ``Statistics/unansweredResends``, not as retransmissions.
   var resendingUnanswered = false
-  /// Where a restart on the peer's "NAK alone" stands (§4.5).
-  var nakRestart = NakRestart.none
-
-  /// A session restarted because the peer followed none of ours: until the peer acknowledges
-  /// it, another "NAK alone" restarts it again; after, one is stale.
-  enum NakRestart: Sendable { case none, awaitingAck, acknowledged }
+  /// Polls sent since this side's current session started: a "NAK alone" answers a poll, and
+  /// only one that can answer a poll of this session restarts it (§4.5); those arriving before
+  /// this session's first poll answer polls of the previous session (the line keeps order).
+  var pollsThisSession = 0
   /// Counters so far.
   public internal(set) var statistics = Statistics()
   /// How long acknowledgements took lately (from a message being handed to the link: waiting

@@ -156,19 +156,27 @@ struct LinkRulesTests {
     #expect(link.statistics.droppedOnPeerRestart == 1)
   }
 
-  @Test("A NAK alone from a board that followed the session (its reset notice lost) drops timed messages too (point 14)")
+  @Test("A NAK alone answering a poll, from a board that had followed the session (another host took it over), drops timed messages too (point 14)")
   func nakAloneAfterFollowingDropsTimedMessages() {
     var link = Self.hostFollowingBoard()
     _ = link.send(Self.batch, now: 0.003)
     _ = link.send(.statusRequest, now: 0.003)
     let nakAlone = WireFrame(flags: .nak, session: Self.peerSession, seq: 0, ack: 0, type: 0, payload: [])
-    let output = link.receive([nakAlone], now: 0.004)
+    // Before a poll of this session a NAK alone answers an older poll: ignored (§4.5).
+    #expect(link.receive([nakAlone], now: 0.0035).bytes.isEmpty, "acted on a NAK alone no poll of this session asked for")
+    _ = link.poll(now: 0.003 + link.pollTimeout + 0.0005)
+    let output = link.receive([nakAlone], now: 0.006)
     #expect(Self.types(output.bytes) == [WireMessage.Kind.statusRequest.rawValue], "\(Self.types(output.bytes))")
-    // Before the board ever followed the session (its SYN lost), nothing is dropped.
+    // Before the board ever followed the session (the host's SYN lost), nothing is dropped.
     var fresh = ReliableLink.host()
-    _ = fresh.send(.identify, now: 0)
-    _ = fresh.send(Self.batch, now: 0)
-    let restarted = fresh.receive([nakAlone], now: 0.001)
+    let notice = WireMessage.resetNotice(bootCount: 1, cause: .powerOn)
+    _ = fresh.receive(
+      [WireFrame(flags: [.reliable, .syn], session: Self.peerSession, seq: 0, ack: 0, type: notice.kind.rawValue, payload: notice.payload())],
+      now: 0)
+    _ = fresh.send(.identify, now: 0.001)
+    _ = fresh.send(Self.batch, now: 0.001)
+    _ = fresh.poll(now: 0.001 + fresh.pollTimeout + 0.0005)
+    let restarted = fresh.receive([nakAlone], now: 0.004)
     #expect(Self.types(restarted.bytes).count == 2 && fresh.statistics.droppedOnPeerRestart == 0)
   }
 
@@ -186,18 +194,21 @@ struct LinkRulesTests {
     let answer = board.send(.clock(id: 1, boardTime: 5), now: 0.005)  // lost on the line
     #expect(!answer.isEmpty)
     _ = host.send(.statusRequest, now: 0.006)
-    let restarted = host.receive([WireFrame(flags: .nak, session: 0x02, seq: 0, ack: 0, type: 0, payload: [])], now: 0.007)
+    _ = host.poll(now: 0.006 + host.pollTimeout + 0.0001)  // its answer: the NAK alone
+    let restarted = host.receive([WireFrame(flags: .nak, session: 0x02, seq: 0, ack: 0, type: 0, payload: [])], now: 0.0085)
     // The board sees the host's new session and restarts its own: the clock answer goes again,
     // with SYN, 128 on from its last first number.
-    let renumbered = board.receive(toBoard.feed(restarted.bytes), now: 0.008)
+    let renumbered = board.receive(toBoard.feed(restarted.bytes), now: 0.009)
     #expect(renumbered.events.contains(.peerRestarted))
     let frames = toHost.feed(renumbered.bytes)
     let syn = try #require(frames.first { $0.flags.contains(.syn) })
     #expect(syn.seq == 128 && syn.type == WireMessage.Kind.clock.rawValue, "\(syn)")
     // The host, which followed the board's session from 0, takes it as a new session (with the
     // same first number it dropped it as a retransmitted SYN, and the answer with it).
-    let taken = host.receive(frames, now: 0.009)
+    let taken = host.receive(frames, now: 0.010)
     #expect(taken.frames.contains { $0.type == WireMessage.Kind.clock.rawValue }, "the answer was dropped")
+    // Its board's id is unchanged: the same boot, a session started for ours — not a reset.
+    #expect(taken.events.isEmpty && host.statistics.peerSessionRestarts == 1, "\(taken.events)")
   }
 
   @Test("A peer that answers every poll without taking anything gets at most 6 polls, then the RTO (§4.5)")
@@ -216,4 +227,30 @@ struct LinkRulesTests {
     }
     #expect(polls == 6, "\(polls) polls in 24 ms")
   }
+
+  @Test("A lost SYN answered by two NAKs alone (two polls crossed them) restarts the host's session once (§4.5)")
+  func crossedNaksRestartOnce() {
+    var host = ReliableLink.host()
+    let notice = WireMessage.resetNotice(bootCount: 1, cause: .powerOn)
+    _ = host.receive(
+      [WireFrame(flags: [.reliable, .syn], session: Self.peerSession, seq: 0, ack: 0, type: notice.kind.rawValue, payload: notice.payload())],
+      now: 0)
+    _ = host.send(Self.batch, now: 0.001)  // its SYN: lost
+    var decoder = FrameDecoder()
+    var polls = 0
+    var now = 0.001
+    while polls < 2 && now < 0.02 {
+      now += 0.0005
+      if decoder.feed(host.poll(now: now).bytes).contains(where: { $0.flags.contains(.poll) }) { polls += 1 }
+    }
+    #expect(polls == 2)
+    let nakAlone = WireFrame(flags: .nak, session: Self.peerSession, seq: 0, ack: 0, type: 0, payload: [])
+    let first = host.receive([nakAlone], now: now + 0.001)
+    let session = host.session
+    let second = host.receive([nakAlone], now: now + 0.0011)
+    #expect(Self.types(first.bytes) == [WireMessage.Kind.queueSegments.rawValue], "the batch goes again, in a new session")
+    #expect(second.bytes.isEmpty && host.session == session, "the second NAK alone answered the old session's poll")
+    #expect(host.statistics.fastRecoveries == 1 && host.statistics.droppedOnPeerRestart == 0)
+  }
 }
+

@@ -188,7 +188,6 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
     link->lost = false;
     link->last_poll = 0;
     link->polls = 0; /* polls count from the last progress, not from the last frame heard (§4.5) */
-    if (link->nak_restart == NAK_RESTART_AWAITING) link->nak_restart = NAK_RESTART_ACKNOWLEDGED;
     if (link->holding) {
       /* Room again: take the held frame when it comes, and say so now ("taking frames again"). */
       link->holding = false;
@@ -228,6 +227,7 @@ static void process_ack(link_t *link, const frame_t *frame, uint32_t now) {
  * previous one never takes its SYN for a retransmission of the old SYN. */
 static void restart_session(link_t *link) {
   link->first_seq = (uint8_t)(link->first_seq + 128);
+  link->polls_this_session = 0;
   for (uint8_t i = 0; i < link->count; i++) {
     link_slot_t *slot = slot_at(link, i);
     slot->seq = (uint8_t)(link->first_seq + i);
@@ -273,13 +273,12 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
   }
   if (frame->flags & FLAG_ACK_VALID) {
     process_ack(link, frame, now);
-  } else if ((frame->flags & FLAG_NAK) && frame->type == MSG_ACK && link->nak_restart != NAK_RESTART_ACKNOWLEDGED) {
+  } else if ((frame->flags & FLAG_NAK) && frame->type == MSG_ACK && link->polls_this_session > 0) {
     /* The host follows none of our sessions (our SYN was lost, or the host is new): start ours
-     * again, renumbered from a SYN. Once the host has acknowledged that, a NAK alone still
-     * arriving is stale. */
+     * again, renumbered from a SYN. Only a NAK alone that can answer a poll of this session:
+     * those before its first poll answer the previous session's (the line keeps order, §4.5). */
     link->fast_recoveries++;
     restart_session(link);
-    link->nak_restart = NAK_RESTART_AWAITING;
     link->delimiter_pending = true;
   }
   if (!reliable) {
@@ -310,7 +309,6 @@ link_verdict_t link_receive(link_t *link, const frame_t *frame, uint32_t now) {
     } else {
       if (link->following) {
         restart_session(link);
-        link->nak_restart = NAK_RESTART_NONE;
       } else if (link->sent > 0) {
         /* First contact: what we sent before anyone listened goes out again now. */
         retransmit_all(link);
@@ -406,6 +404,7 @@ void link_poll(link_t *link, uint32_t now) {
     /* Its answer acknowledges what is in flight a poll timeout late: their samples run from here. */
     for (uint8_t i = 0; i < link->sent; i++) slot_at(link, i)->flags |= SLOT_POLLED;
     link->polls++;
+    if (link->polls_this_session < 255) link->polls_this_session++;
     if (link->poll_answers_pending < LINK_MAX_POLLS) link->poll_answers_pending++;
     link->polls_sent++;
     link->last_poll = now | 1; /* never 0: 0 means "none since the last transmission" */

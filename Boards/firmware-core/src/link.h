@@ -46,10 +46,6 @@
 /* Fast recoveries (NAK, duplicate acks) in a row without progress; then only the RTO (§4.3). */
 #define LINK_MAX_FAST_RECOVERIES 3
 
-/* A session restarted on the host's NAK alone (§4.5): awaiting its ack, or acknowledged. */
-#define NAK_RESTART_NONE 0
-#define NAK_RESTART_AWAITING 1
-#define NAK_RESTART_ACKNOWLEDGED 2
 /* Slot flags. */
 #define SLOT_SYN 0x01     /* first frame of this side's session */
 #define SLOT_DYNAMIC 0x02 /* payload generated at send time (capabilities) */
@@ -81,7 +77,8 @@ typedef struct {
   bool ack_pending;     /* an ack message must go out */
   bool nak_pending;     /* ... with NAK: a gap was seen (§4.5) */
   bool stranger_nak_pending; /* a poll from a session we do not follow: NAK alone (§4.5) */
-  uint8_t nak_restart;       /* NAK_RESTART_* */
+  uint8_t polls_this_session; /* polls since our session started: a NAK alone before the first
+                                 answers the previous session's poll (§4.5) */
   uint8_t polls;        /* polls sent since the last progress or go-back-N */
   uint8_t poll_answers_pending; /* polls whose answers have not come back (not duplicates) */
   uint32_t last_poll;   /* ticks of the last poll (0: none since the last transmission) */

@@ -371,6 +371,26 @@ static int run_until_polls(host_t *host, int wanted) {
   return polls;
 }
 
+/* A host that follows none of the board's sessions answers its poll with a NAK alone: the
+ * board starts its session again (128 on) and resends. A second NAK alone, before the board
+ * polled in its new session, answers the old session's poll: ignored (§4.5 v1.1). */
+static void nak_alone_restarts_once(void) {
+  host_t host;
+  status_left_unacknowledged(&host);
+  CHECK_EQ(run_until_polls(&host, 1), 1);
+  frame_t none = {1, FLAG_NAK, host.session, 0, 0, MSG_ACK, 0, 0};
+  host_send_frame(&none);
+  run_for(MS_TICKS(1));
+  host_read(&host);
+  const host_frame_t *again = host_find(&host, MSG_STATUS);
+  CHECK(again != NULL && (again->frame.flags & FLAG_SYN) && again->frame.seq == 128);
+  CHECK_EQ(board.link.first_seq, 128);
+  host_send_frame(&none); /* the answer to a poll of the session before */
+  run_for(MS_TICKS(1));
+  CHECK_EQ(board.link.first_seq, 128);
+  CHECK_EQ(board.link.fast_recoveries, 1);
+}
+
 /* The host's answer to the board's poll repeats its last ack: not a duplicate (§4.5). */
 static void poll_answers_are_not_duplicate_acks(void) {
   host_t host;
@@ -583,6 +603,7 @@ const test_case_t link_tests[] = {
     {"the RTO follows RFC 6298 samples", rto_follows_round_trips},
     {"two duplicate acks trigger a fast retransmit", fast_retransmit_on_two_duplicate_acks},
     {"answers to the board's polls are not duplicate acks", poll_answers_are_not_duplicate_acks},
+    {"a NAK alone restarts the board's session once; one before its next poll is stale", nak_alone_restarts_once},
     {"fast recovery: NAK on a gap, answers to polls, a host NAK resends at once", fast_recovery_with_nak_and_poll},
     {"a host restart restarts the board's session (first number +128 each time) and resends", host_restart_restarts_our_session},
     {"a new host with the previous host's session id gets a session of its own", reused_session_id_starts_a_new_session},
