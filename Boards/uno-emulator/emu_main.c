@@ -25,7 +25,7 @@
  * bootloader. --auto-reset models the Uno's DTR auto-reset: every host open of the pty, however
  * soon after a close (pty_bridge.c), resets the AVR externally (EXTRF), which is what makes
  * Optiboot listen (~1 s) before the application. SIGUSR1 power-cycles the board (PORF:
- * Optiboot starts the application at once; SRAM comes up as noise, power_up_ram).
+ * Optiboot starts the application at once; SRAM comes up as noise: emu_board.c).
  * Runs until SIGINT or SIGTERM, then exits 0 with the trace flushed and the link
  * removed. A usage error is exit status 1, a missing or unreadable firmware file too; a
  * firmware that crashes or stops is 2.
@@ -53,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu_board.h"
 #include "emu_clock.h"
 #include "emu_events.h"
 #include "emu_image.h"
@@ -71,9 +72,6 @@
 #include "drv2605_model.h"
 #endif
 
-#define MCU "atmega328p"
-#define FREQUENCY 16000000u
-#define SERVICE_USEC 100       /* pacing and pty service interval (simulated) */
 #define AHEAD_SLEEP_USEC 200   /* sleep when the simulation leads by more than this */
 
 static volatile sig_atomic_t stop_requested;
@@ -87,29 +85,6 @@ static void on_signal(int signal_number) {
   }
 }
 
-/* How long the AVR stays in reset after the pin is released: the Uno's fuses (full-swing
- * crystal, SUT = 11) add 14 CK + 65 ms of reset time-out (ATmega328P datasheet table 9-4). */
-#define RESET_TIMEOUT_NS 65000000ull
-
-/* MCUSR's data address and reset-flag bits (ATmega328P datasheet §10.9.1). */
-#define MCUSR_ADDRESS 0x54
-#define MCUSR_PORF 0x01
-#define MCUSR_EXTRF 0x02
-
-typedef struct {
-  avr_t *avr;
-  pty_bridge_t pty;
-#ifdef EMU_BOARD_HBRIDGE
-  hbridge_model_t hbridge;
-#else
-  drv2605_model_t drv;
-#endif
-  emu_events_t events;
-  emu_clock_t clock;       /* simulated time against the wall clock (emu_clock.h) */
-  unsigned long resets;    /* external resets (auto-reset) and power cycles */
-  unsigned long overruns_seen; /* pty.overruns already written as events */
-  uint64_t held_until_ns;  /* the AVR is in reset until this wall-clock time (0: running) */
-} emulator_t;
 
 /* simavr would usleep() in sleep mode itself; pacing is done here instead. */
 static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
@@ -132,85 +107,6 @@ static avr_cycle_count_t service(avr_t *avr, avr_cycle_count_t when, void *param
     pty_bridge_service(&e->pty, emu_clock_wall_cycle(&e->clock));
   }
   return when + avr_usec_to_cycles(avr, SERVICE_USEC);
-}
-
-/* The firmware paints its free RAM 0xC5 at start: the longest untouched run is the part of
- * the stack never used. */
-static void report_ram(avr_t *avr) {
-  unsigned best = 0, run = 0, best_end = 0;
-  for (unsigned a = 0x100; a <= avr->ramend; a++) {
-    run = avr->data[a] == 0xC5 ? run + 1 : 0;
-    if (run > best) {
-      best = run;
-      best_end = a;
-    }
-  }
-  if (best > 32) {
-    fprintf(stderr, "hapticctl-emu-uno: stack high-water mark %u bytes below RAMEND (%u bytes never touched)\n",
-            avr->ramend - best_end, best);
-  }
-}
-
-/* SRAM and the register file as a power-up leaves them: noise. The firmware tells a power
- * cycle from a reset by a record it keeps in RAM (hal_avr_system.c), which a reset leaves
- * alone and a power cycle loses; simavr's avr_reset clears the I/O registers only, and
- * avr_init zeroes RAM, so without this every power cycle kept the record, and a firmware
- * reading RAM it never wrote would pass here and fail on the chip. A fixed-seed xorshift: runs
- * are repeatable, and each power cycle gets other bytes. */
-static void power_up_ram(emulator_t *e) {
-  static uint32_t state = 0x2545F491u;
-  for (unsigned a = 0; a <= e->avr->ramend; a++) {
-    if (a == 0x20) a = 0x100; /* the I/O registers (0x20-0xFF) have reset values */
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    e->avr->data[a] = (uint8_t)state;
-  }
-  emu_events_power_up(&e->events);
-}
-
-/* Resets the AVR as its reset pin (`cause` MCUSR_EXTRF) or a power cycle (MCUSR_PORF) would:
- * the I/O registers start over, flash and EEPROM stay, execution starts at the reset vector
- * (the bootloader's when one is loaded); SRAM and the register file keep their contents
- * through a reset (the reset logic does not touch them) and come up as noise after a power
- * cycle. Called between instructions, outside cycle timers. */
-static void reset_avr(emulator_t *e, uint8_t cause) {
-  avr_reset(e->avr);
-  if (cause == MCUSR_PORF) power_up_ram(e);
-  e->avr->data[MCUSR_ADDRESS] = cause;
-  e->resets++;
-  /* Held in reset for the time-out: the CPU does not run and the UART hears nothing. Pacing
-   * starts again when it ends (the reset cleared every cycle timer). */
-  e->held_until_ns = emu_clock_wall_ns() + RESET_TIMEOUT_NS;
-}
-
-/* Resets asked for since the last look: a host opened the pty (DTR went active: the Uno's
- * auto-reset capacitor) or SIGUSR1 (a power cycle). Whether running, held or parked. */
-static void take_reset_requests(emulator_t *e) {
-  if (e->pty.opened) {
-    e->pty.opened = false;
-    reset_avr(e, MCUSR_EXTRF);
-  }
-  if (power_cycle_requested) {
-    power_cycle_requested = 0;
-    reset_avr(e, MCUSR_PORF);
-  }
-}
-
-/* While held in reset: serve the pty (a host may open or close it, what it sends is lost);
- * true while the hold lasts. */
-static bool held_in_reset(emulator_t *e) {
-  if (e->held_until_ns == 0) return false;
-  pty_bridge_service(&e->pty, 0);
-  pty_bridge_discard_input(&e->pty);
-  if (emu_clock_wall_ns() < e->held_until_ns) {
-    usleep(e->held_until_ns == UINT64_MAX ? 1000 : 200); /* parked in erased flash, or in reset */
-    return true;
-  }
-  e->held_until_ns = 0;
-  emu_clock_anchor(&e->clock, e->avr->cycle);
-  avr_cycle_timer_register_usec(e->avr, SERVICE_USEC, service, e);
-  return false;
 }
 
 /* simavr 1.6 keeps a running watchdog's old period when a new prescaler is written (its
@@ -296,7 +192,7 @@ int main(int argc, char **argv) {
   drv2605_model_attach(&e.drv);
 #endif
   if (!emu_events_init(&e.events, e.avr, &firmware, events)) return 1;
-  power_up_ram(&e); /* the board starts powered up */
+  emu_board_power_up_ram(&e); /* the board starts powered up */
 
   struct sigaction action;
   memset(&action, 0, sizeof action);
@@ -323,8 +219,8 @@ int main(int argc, char **argv) {
 
   int state = cpu_Running;
   for (unsigned long steps = 1; !stop_requested; steps++) {
-    take_reset_requests(&e);
-    if (held_in_reset(&e)) continue;
+    emu_board_take_reset_requests(&e, &power_cycle_requested);
+    if (emu_board_held_in_reset(&e, service)) continue;
     state = avr_run(e.avr);
     if (state == cpu_Done || state == cpu_Crashed) break;
     /* Erased application flash (0xFFFF words), where Optiboot jumps when there is no
@@ -350,32 +246,7 @@ int main(int argc, char **argv) {
             state == cpu_Crashed ? "crashed" : "stopped (sleep with interrupts off?)", e.avr->pc);
     status = 2;
   }
-  char drive[96];
-#ifdef EMU_BOARD_HBRIDGE
-  hbridge_model_finish(&e.hbridge);
-  hbridge_model_describe(&e.hbridge, drive, sizeof drive);
-#else
-  snprintf(drive, sizeof drive, "%lu register writes", e.drv.writes);
-#endif
-  fprintf(stderr,
-          "hapticctl-emu-uno: %.3f s simulated, %s, %lu bytes in, %lu out, "
-          "%lu dropped, %lu UART overruns, %lu resets\n",
-          (double)e.avr->cycle / FREQUENCY, drive, e.pty.bytes_in, e.pty.bytes_out, e.pty.bytes_dropped,
-          e.pty.overruns, e.resets);
-  emu_clock_report(&e.clock, stderr);
-  report_ram(e.avr);
-  if (e.events.rx_head) {
-    fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e.events.rx_high_water,
-            UART_RX_SIZE - 1u);
-    /* The ring fills in (size - 1) byte times of 10 bits at 115 200 baud. */
-    double fill_cycles = (UART_RX_SIZE - 1u) * 10.0 * FREQUENCY / 115200.0;
-    fprintf(stderr,
-            "hapticctl-emu-uno: main loop: bytes waited in the UART ring at most %llu cycles (%.2f ms, sampled every "
-            "%u us); the ring fills in %.0f cycles (%.1f ms): margin %.1fx\n",
-            (unsigned long long)e.events.longest_wait, e.events.longest_wait * 1000.0 / FREQUENCY, SERVICE_USEC,
-            fill_cycles, fill_cycles * 1000.0 / FREQUENCY,
-            e.events.longest_wait ? fill_cycles / (double)e.events.longest_wait : 0.0);
-  }
+  emu_board_report(&e);
   emu_events_finish(&e.events);
   if (trace) fclose(trace);
   if (events) fclose(events);
