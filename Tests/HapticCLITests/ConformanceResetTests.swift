@@ -50,15 +50,26 @@ struct ConformanceResetTests {
     return Notice(bootCount: bootCount, cause: cause)
   }
 
+  /// `board` built and started.
+  static func started(_ board: Board) throws -> EmulatorProcess {
+    try EmulatedBoardTests.requireBuilt()
+    return try board.start()
+  }
+
+  /// A host on the emulator's port and the reset notice its open brought.
+  static func opened(_ emulator: EmulatorProcess) throws -> (EmulatorHost, Notice) {
+    let host = try EmulatorHost(path: emulator.ptyPath)
+    let first = try #require(try notice(host, after: nil), "no reset notice on the first open\n\(emulator.stderrText)")
+    return (host, first)
+  }
+
   @Test("Power-on after a power cycle, then external on every open of the port, not a sticky power-on (point 4)", arguments: Board.allCases)
   func causes(_ board: Board) throws {
-    try EmulatedBoardTests.requireBuilt()
-    let emulator = try board.start()
+    let emulator = try Self.started(board)
     defer { emulator.stop() }
     // The first open's cause is not checked: it is power-on when the open came before the
     // board's first boot had run (its RAM never held the firmware's record), external after.
-    var host = try EmulatorHost(path: emulator.ptyPath)
-    let first = try #require(try Self.notice(host, after: nil), "no reset notice on the first open\n\(emulator.stderrText)")
+    var (host, first) = try Self.opened(emulator)
 
     // (a) A power cycle with the port open: power-on.
     kill(emulator.pid, SIGUSR1)
@@ -84,11 +95,9 @@ struct ConformanceResetTests {
 
   @Test("Every open resets the board: a reopen within a few ms of the close gives a new reset notice, external (point 6)", arguments: Board.allCases)
   func quickReopen(_ board: Board) throws {
-    try EmulatedBoardTests.requireBuilt()
-    let emulator = try board.start()
+    let emulator = try Self.started(board)
     defer { emulator.stop() }
-    var host = try EmulatorHost(path: emulator.ptyPath)
-    var last = try #require(try Self.notice(host, after: nil), "no reset notice on the first open\n\(emulator.stderrText)")
+    var (host, last) = try Self.opened(emulator)
     // Five times: the emulator that looked at the pty's state every 100 us saw a reopen this
     // quick about one time in four.
     for reopen in 1...5 {
