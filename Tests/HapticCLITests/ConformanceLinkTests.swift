@@ -24,7 +24,7 @@ extension ConformanceTests {
       for channel in 0..<count {
         try host.send(.queueSegments(SegmentBatch(
           channel: UInt8(channel), startTime: now &+ 20 &* ticks, levelBytes: 1,
-          segments: [.init(frames: 1_000, startLevel: 40 + channel, endLevel: 40 + channel, startFrequency: 0, endFrequency: 0)])))
+          segments: [Self.held(40 + channel, frames: 1_000)])))
       }
       usleep(50_000)  // playing; within the 100 ms watchdog
       let mark = host.frames.count

@@ -15,10 +15,6 @@ extension ConformanceTests {
     return (UInt32(capabilities.clockFrequency / 1000), now, capabilities.features.contains(.signedLevels))
   }
 
-  static func held(_ level: Int, frames: Int) -> SegmentBatch.Segment {
-    .init(frames: frames, startLevel: level, endLevel: level, startFrequency: 0, endFrequency: 0)
-  }
-
   /// The level driven `at` (host seconds from `start`), read from a status sent then.
   static func level(_ host: EmulatorHost, at seconds: Double, from start: Double) throws -> Int? {
     let wait = start + seconds - emulatorMonotonicSeconds()

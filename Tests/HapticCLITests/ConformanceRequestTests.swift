@@ -35,7 +35,7 @@ extension ConformanceTests {
       // A segment of 0 frames is malformed, and so is a level width other than 1 or 2.
       let zero = WireMessage.queueSegments(SegmentBatch(
         channel: 0, startTime: 0, levelBytes: 1,
-        segments: [.init(frames: 0, startLevel: 10, endLevel: 10, startFrequency: 0, endFrequency: 0)]))
+        segments: [Self.held(10, frames: 0)]))
       try host.sendReliable(type: 0x05, payload: zero.payload())
       #expect(try Self.nextError(host) == ProtocolError(code: .badPayload, messageType: 0x05, detail: 0), "a 0-frame segment")
       var wide = WireMessage.queueSegments(SegmentBatch(channel: 0, startTime: 0, levelBytes: 1, segments: [])).payload()
@@ -55,7 +55,7 @@ extension ConformanceTests {
       let start = try #require(try host.status()).boardTime &+ 20 &* ticks
       try host.send(.queueSegments(SegmentBatch(
         channel: 0, startTime: start, levelBytes: 1,
-        segments: [.init(frames: 3_000, startLevel: 50, endLevel: 50, startFrequency: 0, endFrequency: 0)])))
+        segments: [Self.held(50, frames: 3_000)])))
       try host.send(.replaceSegments(SegmentBatch(channel: 0, startTime: start &+ 300 &* ticks, levelBytes: 1, segments: [])))
       #expect(try Self.nextError(host, timeout: 0.1) == nil, "an empty replace is valid")
       let during = try #require(try host.status())

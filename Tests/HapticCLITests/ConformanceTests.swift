@@ -86,6 +86,11 @@ struct ConformanceTests {
     return cancel
   }
 
+  /// A segment holding `level` for `frames` frames at the channel's f0.
+  static func held(_ level: Int, frames: Int) -> SegmentBatch.Segment {
+    .init(frames: frames, startLevel: level, endLevel: level, startFrequency: 0, endFrequency: 0)
+  }
+
   /// The next `error` the board sends within `timeout`, if any.
   static func nextError(_ host: EmulatorHost, timeout: Double = 0.3) throws -> ProtocolError? {
     let reply = try host.wait(timeout: timeout) { if case .error = $0 { return true } else { return false } }
@@ -119,7 +124,7 @@ struct ConformanceTests {
       try host.sendRaw(WireFrame(version: 2, flags: [.reliable], session: 0x99, seq: 0, ack: 0, type: 0x0A, payload: []))
       #expect(try Self.nextError(host) == ProtocolError(code: .unsupportedVersion, messageType: 0x0A, detail: 1))
       let batch = SegmentBatch(
-        channel: 7, startTime: 0, levelBytes: 1, segments: [.init(frames: 5, startLevel: 1, endLevel: 1, startFrequency: 0, endFrequency: 0)])
+        channel: 7, startTime: 0, levelBytes: 1, segments: [Self.held(1, frames: 5)])
       try host.send(.queueSegments(batch))
       #expect(try Self.nextError(host) == ProtocolError(code: .badChannel, messageType: 0x05, detail: 7))
       try host.send(.setWatchdog(milliseconds: 5))
@@ -141,7 +146,7 @@ struct ConformanceTests {
       let ticks = UInt32(capabilities.clockFrequency / 1000)  // per millisecond
       let batch = SegmentBatch(
         channel: 0, startTime: first.boardTime &+ 50 &* ticks, levelBytes: 2,
-        segments: [.init(frames: 2_000, startLevel: 60, endLevel: 60, startFrequency: 0, endFrequency: 0)])
+        segments: [Self.held(60, frames: 2_000)])
       try host.send(.queueSegments(batch))
       #expect(try host.status()?.watchdog == .armed)
       host.answering = false
@@ -164,7 +169,7 @@ struct ConformanceTests {
       let now = try #require(try host.status()).boardTime
       let loud = SegmentBatch(
         channel: 0, startTime: now &+ 20 &* ticks, levelBytes: 2,
-        segments: [.init(frames: 300, startLevel: 300, endLevel: 300, startFrequency: 0, endFrequency: 0)])
+        segments: [Self.held(300, frames: 300)])
       try host.send(.queueSegments(loud))
       usleep(45_000)  // playing by now; well inside the 100 ms watchdog
       let playing = try #require(try host.status())
@@ -172,7 +177,7 @@ struct ConformanceTests {
       // A batch that starts 50 ms in the past: its past part is skipped and it counts once.
       let late = SegmentBatch(
         channel: 0, startTime: playing.boardTime &- 50 &* ticks, levelBytes: 1,
-        segments: [.init(frames: 100, startLevel: 40, endLevel: 40, startFrequency: 0, endFrequency: 0)])
+        segments: [Self.held(40, frames: 100)])
       try host.send(.replaceSegments(late))
       let after = try #require(try host.status())
       let before = playing.channels.first?.lateSegments ?? 0
@@ -207,7 +212,7 @@ struct ConformanceTests {
       let now = try #require(try host.status()).boardTime
       try host.send(.queueSegments(SegmentBatch(
         channel: 0, startTime: now &+ 10 &* ticks, levelBytes: 1,
-        segments: [.init(frames: 3_000, startLevel: 50, endLevel: 50, startFrequency: 0, endFrequency: 0)])))
+        segments: [Self.held(50, frames: 3_000)])))
       _ = try host.status()
       host.answering = false
       usleep(200_000)
@@ -223,7 +228,7 @@ struct ConformanceTests {
       var start = try #require(try host.status()).boardTime &+ 1_000 &* ticks
       var refused: ProtocolError?
       for _ in 0..<(depth / size + 2) {
-        let segments = (0..<size).map { SegmentBatch.Segment(frames: 1, startLevel: $0 % 2 == 0 ? 10 : 20, endLevel: $0 % 2 == 0 ? 10 : 20, startFrequency: 0, endFrequency: 0) }
+        let segments = (0..<size).map { Self.held($0 % 2 == 0 ? 10 : 20, frames: 1) }
         try host.send(.queueSegments(SegmentBatch(channel: 0, startTime: start, levelBytes: 1, segments: segments)))
         start &+= UInt32(size) &* ticks
         if let error = try Self.nextError(host, timeout: 0.1) {
