@@ -247,6 +247,10 @@ struct PlayerTrack: Sendable {
       return copy
     }
     let (parameters, curves) = PatternControls.excerpt(pattern, from: offset, scale: scale)
-    return HapticPattern(events: events, parameters: parameters, curves: curves)
+    var excerpt = HapticPattern(events: events, parameters: parameters, curves: curves)
+    // How the pattern's intensities play is part of it (a `.haptic` clip's: docs/semantics.md §17).
+    excerpt.intensityControlScope = pattern.intensityControlScope
+    excerpt.intensityLaw = pattern.intensityLaw
+    return excerpt
   }
 }
