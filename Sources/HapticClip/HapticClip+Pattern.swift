@@ -4,11 +4,15 @@ extension HapticClip {
   /// The factor on the intensity of a breakpoint that carries an emphasis (Lofelt's converter):
   /// the accent then stands out of the continuous vibration around it.
   public static let emphasizedBreakpointScale = 0.8
+  /// The frequency a clip without a frequency envelope plays at: the middle of the actuator's
+  /// range, as Meta's renderer and Lofelt's players default to (sharpness √0.5 by Lofelt's rule).
+  public static let defaultFrequency = 0.5
 
   /// The clip as a Core Haptics pattern, by the rules of Lofelt's own `.haptic` → AHAP converter
   /// (docs/semantics.md §17), so that a clip plays here as its converted AHAP plays on an iPhone:
   ///
-  /// * a continuous event (intensity 1, sharpness 0) over each stretch of the clip that is not
+  /// * a continuous event (intensity 1; sharpness 0 under a frequency curve, else √ of the one
+  ///   frequency or of ``defaultFrequency``) over each stretch of the clip that is not
   ///   silent (``soundingSpans``: Lofelt writes one over the whole clip; silent stretches
   ///   between events let each burst start and stop cleanly, as separate AHAP events do) shaped by an
   ///   `HapticIntensityControl` curve through every amplitude breakpoint, value √amplitude
@@ -20,7 +24,9 @@ extension HapticClip {
   ///   the emphases as a second pattern, out of the curve's reach).
   ///
   /// √ because amplitude is linear in drive while Core Haptics' intensity is perceptual (its
-  /// drive is about intensity², docs/semantics.md §2). Curves keep every point (Lofelt cuts them
+  /// drive is about intensity², docs/semantics.md §2); the pattern's ``HapticCore/HapticPattern/intensityLaw``
+  /// is ``HapticCore/HapticPattern/IntensityLaw/amplitudeSquareRoot``, so hapticctl drives
+  /// amplitude × rated acceleration, as Meta's renderer does. Curves keep every point (Lofelt cuts them
   /// into 16-point curves for iOS; the timeline is the same), the event is not cut at Apple's
   /// 30 s cap (hapticctl plays the whole clip), and an emphasis on the first breakpoint is
   /// played (Lofelt's converter drops it: ``LofeltAHAPWriter`` reproduces that).
@@ -28,11 +34,14 @@ extension HapticClip {
     var events: [HapticEvent] = []
     var curves: [ParameterCurve] = []
     let spans = soundingSpans
+    // Without a frequency envelope the clip plays at Meta's and Lofelt's default frequency, with
+    // a single breakpoint at its value; otherwise the sharpness curve carries it (added to 0).
+    let sharpness = frequency.count > 1 ? 0 : (frequency.first?.frequency ?? Self.defaultFrequency).squareRoot()
     for span in spans {
       events.append(
         HapticEvent(
           .hapticContinuous, time: span.lowerBound, duration: span.upperBound - span.lowerBound,
-          parameters: [EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, 0)]))
+          parameters: [EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, sharpness)]))
     }
     // A curve starts at its first point (control-point times relative to it, Apple's rule).
     func curve(_ id: DynamicParameterID, _ points: [(time: Double, value: Double)]) {
@@ -48,6 +57,7 @@ extension HapticClip {
     }
     var pattern = HapticPattern(version: 1, metadata: metadataEntries, events: events, curves: curves)
     pattern.intensityControlScope = .continuousEvents
+    pattern.intensityLaw = .amplitudeSquareRoot
     return pattern
   }
 

@@ -17,6 +17,18 @@ public struct HapticPattern: Sendable, Hashable {
   /// Which events `HapticIntensityControl` scales: every haptic event (Core Haptics, AHAP), or
   /// continuous events only (a `.haptic` clip, whose emphases keep their own strength).
   public var intensityControlScope: IntensityControlScope = .allHapticEvents
+  /// What an intensity means: Core Haptics' perceptual intensity (AHAP), or the square root of a
+  /// linear drive amplitude (a `.haptic` clip's amplitude, as Lofelt and Meta render it).
+  public var intensityLaw: IntensityLaw = .perceptual
+
+  /// How a player turns intensity into strength (docs/semantics.md §15.1 and §17).
+  public enum IntensityLaw: Sendable, Hashable {
+    /// The board's perceptual model: every intensity above 0 felt, equal steps of loudness.
+    case perceptual
+    /// Intensity² is the fraction of rated drive's acceleration at the drive frequency:
+    /// a clip's amplitude *a* (intensity √*a*) drives *a* × rated, as Meta's renderer does.
+    case amplitudeSquareRoot
+  }
 
   /// Which events the intensity control scales (docs/semantics.md §3 and §17).
   public enum IntensityControlScope: Sendable, Hashable {

@@ -71,6 +71,9 @@ struct PerceptualMap: Sendable {
   /// The sensation level every frequency of the sharpness band reaches at rated drive (its
   /// weakest one's); ∞ without a band.
   private let commonLevel: Double
+  /// The drive frequency (Hz) every 1 / (count − 1) of sharpness (``SharpnessWarp``); empty
+  /// without a band.
+  private let sharpnessHz: [Double]
 
   init(actuator: ActuatorModel, frequencyControl: ClosedRange<Double>?, mapping: IntensityMapping) {
     self.actuator = actuator
@@ -104,8 +107,10 @@ struct PerceptualMap: Sendable {
     band = frequencyControl == nil ? nil : Self.band(accelerations: accelerations, levels: levels, start: low)
     if let band {
       commonLevel = levels[(band.lowerBound - low)...(band.upperBound - low)].min() ?? 0
+      sharpnessHz = SharpnessWarp(band: band, acceleration: { Self.ratedAcceleration(actuator, at: $0) }).table
     } else {
       commonLevel = .infinity
+      sharpnessHz = []
     }
   }
 
@@ -137,14 +142,17 @@ struct PerceptualMap: Sendable {
     return actuator.ratedAcceleration * r * r * magnitude / q
   }
 
-  /// The drive frequency in Hz for `sharpness` (linear in Hz across the band, as Android 16),
-  /// or the resonant frequency on amplitude-only boards. Not rounded: the tables interpolate,
-  /// so a sharpness sweep gives a smooth target; frames round it to whole Hz.
+  /// The drive frequency in Hz for `sharpness` (``SharpnessWarp``: the strongest frequency at
+  /// sharpness 0.5, the band's edges at 0 and 1, equal loudness steps between), or the resonant
+  /// frequency on amplitude-only boards. Not rounded: the table interpolates, so a sharpness
+  /// sweep gives a smooth target; frames round it to whole Hz.
   @inline(__always)
   func frequency(sharpness: Double) -> Double {
-    guard let band else { return actuator.resonantFrequency }
-    let s = min(max(sharpness, 0), 1)
-    return Double(band.lowerBound) + s * Double(band.upperBound - band.lowerBound)
+    guard sharpnessHz.count > 1 else { return actuator.resonantFrequency }
+    let position = min(max(sharpness, 0), 1) * Double(sharpnessHz.count - 1)
+    let lower = Int(position)
+    guard lower + 1 < sharpnessHz.count else { return sharpnessHz[lower] }
+    return sharpnessHz[lower] + (sharpnessHz[lower + 1] - sharpnessHz[lower]) * (position - Double(lower))
   }
 
   /// Linear interpolation in a per-Hz table at `hz` (a single-entry table is a constant).

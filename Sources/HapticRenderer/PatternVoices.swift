@@ -106,8 +106,10 @@ public struct PatternVoices: Sendable {
         board: profile.id, message: "the pattern lasts \(lastEnd) s, over the \(options.maxDuration) s limit")
     }
     let actuator = profile.channels[channel]
-    map = PerceptualMap.shared(
-      actuator: actuator, frequencyControl: actuator.frequencyControl, mapping: options.intensityMapping)
+    // A clip's intensities are √ of linear amplitudes: it plays by the square law whatever the
+    // options say (docs/semantics.md §17).
+    let mapping = pattern.intensityLaw == .amplitudeSquareRoot ? IntensityMapping.square : options.intensityMapping
+    map = PerceptualMap.shared(actuator: actuator, frequencyControl: actuator.frequencyControl, mapping: mapping)
     period = profile.framePeriod
     // Shared, not copied, unless audio events must go (a million events copy slowly).
     events = pattern.events.allSatisfy(\.type.isHaptic) ? pattern.events : pattern.events.filter(\.type.isHaptic)
@@ -118,7 +120,8 @@ public struct PatternVoices: Sendable {
     intensityControl = ControlCursor(.hapticIntensityControl, pattern: pattern)
     sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: pattern)
     lastFrequency = map.frequency(sharpness: 0.5)
-    windows = TransientWindows(kind: actuator.kind, map: map)
+    windows = TransientWindows(
+      kind: actuator.kind, map: map, brakes: profile.amplitudeSigned && profile.shaping == .host)
     usesRamps = options.controlRate
     leadFrames = Swift.max(1, Int((Self.transientLeadSeconds / profile.framePeriod).rounded()))
     nextTransient = events.firstIndex { $0.type == .hapticTransient } ?? events.count
@@ -356,8 +359,9 @@ public struct PatternVoices: Sendable {
           active[index].cachedThreshold = map.threshold(at: hz)
           active[index].cachedLevel = map.sensationLevel(at: hz)
         }
-        active[index].cachedAcceleration = map.acceleration(
+        let g = map.acceleration(
           intensity: intensity, threshold: active[index].cachedThreshold, level: active[index].cachedLevel)
+        active[index].cachedAcceleration = active[index].kind == .transient ? windows.target(g, sharpness: sharpness) : g
       }
       let g = active[index].cachedAcceleration
       power += g * g

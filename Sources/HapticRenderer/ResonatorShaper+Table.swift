@@ -22,7 +22,7 @@ extension ResonatorShaper {
   }
 
   /// Below this many levels a steady drive is dithered between the two nearest levels.
-  static let ditherLevels = 8.0
+  static let ditherLevels = 10.0
   /// The time constant a falling target follows below resonance (``Frequency/exitDecay``).
   static let exitTime = 0.003
 

@@ -57,9 +57,7 @@ struct ResonatorShaper: Sendable {
   let holdDecay: Double
   /// A stop off resonance in progress: the acceleration still asked for and the frequency
   /// the drive has glided to (``glideTarget()``).
-  var glide: (acceleration: Double, hz: Int)?
-  /// The rounding error carried into the next frame while dithering (fraction of full scale).
-  var carry = 0.0
+  var glide: (acceleration: Double, hz: Int, halving: Bool)?
   /// The least target of the next frame (a falling target's exit below resonance).
   var exitFloor = 0.0
   /// Whether the last step fed a target forward that it was near (see ``step``).
@@ -232,8 +230,8 @@ struct ResonatorShaper: Sendable {
   /// drive's orbit).
   ///
   /// Below ``ditherLevels`` levels a steady drive between two levels is sent as a mix of both
-  /// (first-order error diffusion: each frame's rounding error is carried into the next). The
-  /// resonator averages them (its bandwidth, f0/Q, is far below the frame rate), so the bottom
+  /// (each frame the one that leaves the modelled resonator closer to the orbit,
+  /// ``ditheredLevel(around:reference:levels:)``). The resonator averages them (its bandwidth, f0/Q, is far below the frame rate), so the bottom
   /// of the intensity range keeps every step: on `sim-lra` rated drive is 64 levels, and the
   /// first 0.05 of intensity asks for 1.7 to 2.1 levels.
   @inline(__always)
@@ -252,7 +250,8 @@ struct ResonatorShaper: Sendable {
     // carrier at another one could only push on it in a drifting phase (below resonance
     // nearly in quadrature with its velocity, where it does almost no work).
     if target <= 0 { select(resonantHz) }
-    let dithers = target > 0 && target < Self.ditherLevels * resolutionLevel
+    // A steady low level is dithered; a stop's glide (its target falling each frame) is not.
+    let dithers = target > 0 && target < Self.ditherLevels * resolutionLevel && glide == nil
     let reference = dithers ? target : Double(levels.quantize(target)) * resolutionLevel
     // While exiting, the falling target itself: the forced vibration follows it down (a
     // correction toward each shrinking orbit would chatter); the brake then takes the rest.
@@ -261,15 +260,8 @@ struct ResonatorShaper: Sendable {
       ? (0, false)
       : exiting || (style == .follow && target > 0)
         ? (target, false) : drive(toward: target, orbit: reference, crispness: crispness)
-    var level: Int
-    if near && dithers {
-      let wanted = drive + carry
-      level = levels.quantize(wanted)
-      carry = min(max(wanted - Double(level) * resolutionLevel, -resolutionLevel), resolutionLevel)
-    } else {
-      level = levels.quantize(drive)
-      carry = 0
-    }
+    var level =
+      near && dithers ? ditheredLevel(around: drive, reference: reference, levels: levels) : levels.quantize(drive)
     // A zero frame restarts the board's carrier at phase 0 (protocol §6.5): while the mass is
     // driven, the smallest level of the drive's sign keeps the phase running, so the next
     // frame's correction is not decided against a jumped phase (brakes choose their zero

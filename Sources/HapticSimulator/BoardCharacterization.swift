@@ -11,7 +11,9 @@ public import HapticRenderer
 /// - **rise**: from the event's start to the first |acceleration| at 90 % of the steady level;
 /// - **stop**: from the event's end to the last |acceleration| at the detection threshold;
 /// - **transients**: a lone transient (intensity 1) at sharpness 0, 0.5, 1: peak, rise, stop
-///   (``ResponseAnalyzer``);
+///   (``ResponseAnalyzer``), time above 10 % of its peak and its felt envelope in 5 ms windows;
+/// - **full intensity**: intensity 1 at sharpness 0, 1/8, … 1 (the loudness tilt), and a
+///   `.haptic` clip's middle frequency (amplitude 1, frequency 0.5);
 /// - **transient over continuous**: a transient (1, 1) at 0.2 s over a 0.4 s continuous event
 ///   (0.6, s) for s = 0, 0.5, 1: the peak over 0.2 … 0.25 s against the lone transient's peak.
 public struct BoardCharacterization: Sendable {
@@ -68,14 +70,23 @@ public struct BoardCharacterization: Sendable {
     }
     var transients = Array(repeating: [ChannelResponseMap.TransientFigures](), count: channels)
     for sharpness in [0.0, 0.5, 1.0] {
-      let metrics = try analyze(Self.transient(sharpness: sharpness, at: 0))
+      let pattern = Self.transient(sharpness: sharpness, at: 0)
+      let metrics = try analyze(pattern)
+      let envelope = try clickEnvelope(pattern)
       for channel in 0..<channels {
         transients[channel].append(
           ChannelResponseMap.TransientFigures(
             sharpness: sharpness, peak: metrics[channel].peak, riseMilliseconds: metrics[channel].riseMilliseconds,
-            stopMilliseconds: metrics[channel].stopMilliseconds))
+            stopMilliseconds: metrics[channel].stopMilliseconds, aboveTenthMilliseconds: envelope.aboveTenth(channel),
+            windows: envelope.windows(channel)))
       }
     }
+    var fullIntensity = Array(repeating: [ChannelResponseMap.FullIntensityPoint](), count: channels)
+    for sharpness in Self.fineSharpnessValues {
+      let points = try fullIntensityPoints(Self.continuous(intensity: 1, sharpness: sharpness), sharpness: sharpness)
+      for channel in 0..<channels { fullIntensity[channel].append(points[channel]) }
+    }
+    let clipMiddle = try fullIntensityPoints(Self.clipMiddle(), sharpness: Self.clipMiddleSharpness)
     let alone = try run(Self.transient(sharpness: 1, at: Self.transientTime), window: Self.transientWindow)
     var mixes = Array(repeating: [ChannelResponseMap.TransientOverContinuous](), count: channels)
     for sharpness in [0.0, 0.5, 1.0] {
@@ -94,8 +105,40 @@ public struct BoardCharacterization: Sendable {
       return ChannelResponseMap(
         board: profile.id, channel: channel, kind: model.kind, resonantFrequency: model.resonantFrequency,
         sharpnessBand: try? FrameRenderer(pattern: HapticPattern(), profile: profile, channel: channel).sharpnessBand,
-        sweeps: sweeps[channel], transients: transients[channel], transientOverContinuous: mixes[channel])
+        sweeps: sweeps[channel], transients: transients[channel], transientOverContinuous: mixes[channel],
+        fullIntensity: fullIntensity[channel], clipMiddle: clipMiddle[channel])
     }
+  }
+
+  /// The sharpness values of the fine sweep at intensity 1: 0, 1/8, … 1.
+  public static let fineSharpnessValues = (0...8).map { Double($0) / 8 }
+  /// A `.haptic` clip's frequency 0.5 as sharpness (Lofelt's rule √f, docs/semantics.md §17).
+  public static let clipMiddleSharpness = 0.5.squareRoot()
+
+  /// What a `.haptic` clip at amplitude 1 and frequency 0.5 plays (`HapticClip.pattern()`; the
+  /// tests check they agree): a continuous event at sharpness √0.5 by the amplitude law.
+  public static func clipMiddle() -> HapticPattern {
+    var pattern = continuous(intensity: 1, sharpness: clipMiddleSharpness)
+    pattern.intensityLaw = .amplitudeSquareRoot
+    return pattern
+  }
+
+  /// Each channel's steady level and drive frequency for `pattern` (a continuous event).
+  private func fullIntensityPoints(
+    _ pattern: HapticPattern, sharpness: Double
+  ) throws(RenderError) -> [ChannelResponseMap.FullIntensityPoint] {
+    let peaks = try run(pattern, window: Self.steadyWindow)
+    let frequencies = try driveFrequencies(pattern)
+    return peaks.indices.map {
+      ChannelResponseMap.FullIntensityPoint(sharpness: sharpness, frequency: frequencies[$0], steady: peaks[$0].window)
+    }
+  }
+
+  private func clickEnvelope(_ pattern: HapticPattern) throws(RenderError) -> ClickEnvelope {
+    var simulation = try PatternSimulation(pattern: pattern, configuration: configuration)
+    var envelope = ClickEnvelope(channels: configuration.profile.channels.count)
+    simulation.run(into: &envelope)
+    return envelope
   }
 
   /// Where the transient over a continuous event is read.
@@ -122,8 +165,13 @@ public struct BoardCharacterization: Sendable {
   /// The drive frequency each channel's frames carry in the middle of a continuous event at
   /// `sharpness` (the resonant frequency on amplitude-only boards).
   private func driveFrequencies(sharpness: Double) throws(RenderError) -> [Double] {
+    try driveFrequencies(Self.continuous(intensity: 1, sharpness: sharpness))
+  }
+
+  /// The drive frequency each channel's frames carry in the middle of `pattern` (a continuous
+  /// event from 0 s).
+  private func driveFrequencies(_ pattern: HapticPattern) throws(RenderError) -> [Double] {
     let profile = configuration.profile
-    let pattern = Self.continuous(intensity: 1, sharpness: sharpness)
     var frequencies: [Double] = []
     for channel in profile.channels.indices {
       guard profile.channels[channel].frequencyControl != nil else {

@@ -47,6 +47,11 @@ public struct ChannelResponseMap: Sendable, Hashable {
       return decibels(points[points.count - 1].steady, over: points[points.count - 2].steady)
     }
 
+    /// The smallest gain of a +0.1 intensity step (0.05 → 0.15, 0.1 → 0.2, … 0.9 → 1.0), dB.
+    public var smallestTenthStepDecibels: Double {
+      zip(points, points.dropFirst(2)).map { decibels($1.steady, over: $0.steady) }.min() ?? 0
+    }
+
     /// The gain from intensity 0.9 to 1.0, dB.
     public var lastTenthDecibels: Double {
       guard let top = points.last, let below = points.last(where: { $0.intensity <= top.intensity - 0.1 + 1e-9 })
@@ -94,6 +99,22 @@ public struct ChannelResponseMap: Sendable, Hashable {
     public var riseMilliseconds: Double?
     /// Drive end → envelope below the detection threshold for good, ms.
     public var stopMilliseconds: Double?
+    /// How long the felt envelope (peak |acceleration| per ms) stays at or above 10 % of the
+    /// peak, ms.
+    public var aboveTenthMilliseconds: Double?
+    /// The felt envelope's peak in each of the first five 5 ms windows from the first drive, G
+    /// (floored at the detection threshold).
+    public var windows: [Double]
+  }
+
+  /// Intensity 1 at one sharpness (the fine sweep, steps of 1/8), or a clip's middle frequency.
+  public struct FullIntensityPoint: Sendable, Hashable {
+    /// The event's sharpness.
+    public var sharpness: Double
+    /// The drive frequency the frames carry, Hz.
+    public var frequency: Double
+    /// The largest |acceleration| over 0.25 … 0.35 s, G.
+    public var steady: Double
   }
 
   /// A transient (1, 1) over a continuous event (0.6, s).
@@ -125,10 +146,24 @@ public struct ChannelResponseMap: Sendable, Hashable {
   public var transients: [TransientFigures]
   /// Transient over continuous, continuous sharpness 0, 0.5, 1.
   public var transientOverContinuous: [TransientOverContinuous]
+  /// Intensity 1 at sharpness 0, 1/8, … 1.
+  public var fullIntensity: [FullIntensityPoint]
+  /// A `.haptic` clip at amplitude 1 and frequency 0.5 (the middle of Meta's range; sharpness
+  /// √0.5, played by the amplitude law).
+  public var clipMiddle: FullIntensityPoint
 
-  /// The spread of the full-intensity steady level across sharpness, dB.
+  /// The strongest full-intensity steady level over the fine sweep, G.
+  public var strongest: Double { fullIntensity.map(\.steady).max() ?? 0 }
+
+  /// The full-intensity steady level at `sharpness` (fine sweep) over ``strongest``.
+  public func fractionOfStrongest(at sharpness: Double) -> Double? {
+    guard strongest > 0, let point = fullIntensity.first(where: { abs($0.sharpness - sharpness) < 1e-9 }) else { return nil }
+    return point.steady / strongest
+  }
+
+  /// The spread of the full-intensity steady level across sharpness (the fine sweep), dB.
   public var tiltDecibels: Double {
-    let tops = sweeps.compactMap { $0.points.last?.steady }
+    let tops = fullIntensity.isEmpty ? sweeps.compactMap { $0.points.last?.steady } : fullIntensity.map(\.steady)
     guard let high = tops.max(), let low = tops.min() else { return 0 }
     return decibels(high, over: low)
   }

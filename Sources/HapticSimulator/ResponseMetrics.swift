@@ -34,6 +34,8 @@ public struct ResponseAnalyzer: SimulationTrace, Sendable {
     var lastTime = 0.0
     var rising = false
     var peaks: [(time: Double, value: Double)] = []
+    /// The last time |acceleration| was at or above the detection threshold.
+    var lastFelt = 0.0
   }
 
   private var channels: [Channel]
@@ -52,6 +54,7 @@ public struct ResponseAnalyzer: SimulationTrace, Sendable {
     channels[index].sumSquares += acceleration * acceleration
     channels[index].samples += 1
     if value > channels[index].peak { channels[index].peak = value }
+    if value >= Self.detectionThreshold { channels[index].lastFelt = time }
     let stepStart = time - timeStep
     if drive > 0 {
       if channels[index].driveStart == nil { channels[index].driveStart = stepStart }
@@ -87,7 +90,11 @@ public struct ResponseAnalyzer: SimulationTrace, Sendable {
       // Stop: after the last peak at or above the threshold, where the envelope falls below it.
       let threshold = Self.detectionThreshold
       if let index = peaks.lastIndex(where: { $0.value >= threshold }) {
-        let crossing = index + 1 < peaks.count ? Self.crossing(peaks, index + 1, threshold) : endTime
+        // With no peak after it (an ERM braked to a standstill within its half cycle, where the
+        // next peak never comes), the envelope fell with the signal itself: the last time
+        // |acceleration| reached the threshold (was: the end of the simulation, 40.6 ms after
+        // `uno-hbridge`'s sharp ERM click instead of the 13.9 ms it rings).
+        let crossing = index + 1 < peaks.count ? Self.crossing(peaks, index + 1, threshold) : channel.lastFelt
         result.stopMilliseconds = max(crossing - end, 0) * 1000
       } else {
         result.stopMilliseconds = 0

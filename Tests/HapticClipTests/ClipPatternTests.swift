@@ -23,8 +23,25 @@ struct ClipPatternTests {
     let clip = try HapticClipReader().read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.0).haptic")).clip
     var ahap = try AHAPReader(options: AHAPReadOptions(controlPointTimes: .absolute))
       .read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.1).ahap")).pattern
-    // Lofelt's SDK plays its AHAP's transients as a pattern of their own, out of the curve's reach.
+    // Lofelt's SDK plays its AHAP's transients as a pattern of their own, out of the curve's reach,
+    // and its intensities are √amplitude (its rule: intensity² is the drive).
     ahap.intensityControlScope = .continuousEvents
+    ahap.intensityLaw = .amplitudeSquareRoot
+    // Without a frequency envelope Lofelt's converter leaves sharpness 0; the clip plays at the
+    // default frequency (docs/semantics.md §17).
+    if clip.frequency.count < 2 {
+      let sharpness = (clip.frequency.first?.frequency ?? HapticClip.defaultFrequency).squareRoot()
+      let events = ahap.events.map { event in
+        guard event.type == .hapticContinuous else { return event }
+        var event = event
+        event.parameters = event.parameters.filter { $0.id != .hapticSharpness } + [EventParameter(.hapticSharpness, sharpness)]
+        return event
+      }
+      var moved = HapticPattern(events: events, parameters: ahap.parameters, curves: ahap.curves)
+      moved.intensityControlScope = ahap.intensityControlScope
+      moved.intensityLaw = ahap.intensityLaw
+      ahap = moved
+    }
     // Lofelt's converter drops an emphasis on the first breakpoint; the clip plays it.
     var pattern = clip.pattern()
     if let first = clip.amplitude.first, first.emphasis != nil {
@@ -32,6 +49,7 @@ struct ClipPatternTests {
       pattern = HapticPattern(
         events: pattern.events.filter { !($0.type == .hapticTransient && $0.time == first.time) }, curves: pattern.curves)
       pattern.intensityControlScope = .continuousEvents
+      pattern.intensityLaw = .amplitudeSquareRoot
     }
     for profile in [BoardProfile.simLRA, BoardProfile.simERM] {
       let ours = try Self.frames(pattern, profile)
@@ -40,16 +58,23 @@ struct ClipPatternTests {
       // event runs on over silent stretches (ours stop): the frames past the shorter render
       // must be silent.
       var worst = 0
+      var apart = 0
       for index in 0..<max(ours.count, theirs.count) {
         guard index < ours.count, index < theirs.count else {
           worst = max(worst, abs((index < ours.count ? ours : theirs)[index].level))
           continue
         }
         let (a, b) = (ours[index], theirs[index])
-        worst = max(worst, abs(a.level - b.level), a.level == 0 && b.level == 0 ? 0 : abs(a.frequency - b.frequency))
+        if abs(a.level - b.level) > 1 { apart += 1 }
+        worst = max(worst, a.level == 0 && b.level == 0 ? 0 : abs(a.frequency - b.frequency))
       }
-      // Lofelt's file keeps 7 decimals of √amplitude: a level apart at most.
-      #expect(worst <= 1, "\(pair.0) on \(profile.id): frames differ by up to \(worst)")
+      // Lofelt's file keeps 7 decimals of √amplitude and √frequency: a level and a hertz apart at
+      // most, but where the shaper steers the lowest levels by its model's state (a 1e-7 change
+      // may pick the other neighbouring level, and the state then differs until the next rest,
+      // docs/semantics.md §15.3): at most one frame in a hundred (long_clip on `sim-lra`: 339 of
+      // 70,011, at levels of 1 to 2 and the stop after them).
+      #expect(worst <= 1, "\(pair.0) on \(profile.id): frequencies or a tail differ by up to \(worst)")
+      #expect(apart * 100 <= max(ours.count, 100), "\(pair.0) on \(profile.id): \(apart) of \(ours.count) frames more than a level apart")
       let audible = clip.amplitude.contains { $0.amplitude > 0 || $0.emphasis != nil }
       #expect(ours.contains { $0.level != 0 } == audible, "\(pair.0): silent clip played or audible clip silent")
     }

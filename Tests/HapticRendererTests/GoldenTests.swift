@@ -26,7 +26,7 @@ struct GoldenTests {
     #expect(frames.last?.level == 0)
     #expect(stats.brakeSegments >= 1)
     #expect(segments.contains { $0.isBrake })
-    // Drive window: 2 − 0.5 = 1.5 cycles at the sharpness frequency (≈ 166 Hz) ≈ 9 ms.
+    // Drive window: 2.6 − 0.65 = 1.95 cycles of f0 ≈ 11.5 ms (§15.7).
     let window = FrameRendererWindow.lra(sharpness: 0.5)
     #expect(abs(Double(brake) * 0.001 - window) <= 0.0011)
     // On the driver-shaped DRV2605L the host sends the level only: no negative values.
@@ -198,9 +198,9 @@ struct GoldenTests {
 
 /// The transient drive window the renderer documents, computed independently for tests.
 enum FrameRendererWindow {
+  /// A transient's drive window on `sim-lra` (a host-shaped LRA with a sharpness band, f0
+  /// 170 Hz): 2.6 − 1.3 × sharpness cycles of f0 (docs/semantics.md §15.7).
   static func lra(sharpness: Double) -> Double {
-    let band = 80.0...251.0
-    let hz = (band.lowerBound + sharpness * (band.upperBound - band.lowerBound)).rounded()
-    return max((2 - sharpness) / hz, 0.004)
+    max((2.6 - 1.3 * sharpness) / 170, 0.004)
   }
 }

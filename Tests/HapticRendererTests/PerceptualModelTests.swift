@@ -17,8 +17,10 @@ struct PerceptualModelTests {
     for sharpness in stride(from: 0.0, through: 1.0, by: 0.125) {
       let hz = map.frequency(sharpness: sharpness)
       let top = map.acceleration(intensity: 1, hz: hz)
-      #expect(abs(top / map.ratedAcceleration(at: hz) - 1) < 1e-9, "sharpness \(sharpness)")
-      #expect(abs(map.drive(acceleration: top, hz: hz) - 0.5) < 1e-9, "rated drive is half of full scale")
+      // Between the tables' points the level and the threshold interpolate apart from the
+      // acceleration: within 0.1 % (a level of 127 is 0.8 %).
+      #expect(abs(top / map.ratedAcceleration(at: hz) - 1) < 1e-3, "sharpness \(sharpness)")
+      #expect(abs(map.drive(acceleration: top, hz: hz) - 0.5) < 1e-3, "rated drive is half of full scale")
       // Strictly increasing, and above the threshold from the first step.
       var last = 0.0
       for step in 1...20 {
@@ -98,7 +100,7 @@ struct PerceptualModelTests {
     }
   }
 
-  @Test("Low levels are dithered: the mean of a steady stretch is the exact drive, within a tenth of a level")
+  @Test("Low levels are dithered: the mean of a steady stretch is the exact drive, within a fifth of a level")
   func dithering() throws {
     let pattern = HapticPattern(events: [event(.hapticContinuous, at: 0, duration: 1, intensity: 0.15, sharpness: 0.5)])
     let rendered = try frames(pattern)
@@ -109,7 +111,10 @@ struct PerceptualModelTests {
     let hz = Double(rendered[500].frequency)
     let exact = map.drive(acceleration: map.acceleration(intensity: 0.15, hz: hz), hz: hz) * 127
     let mean = stretch.reduce(0, +) / Double(stretch.count)
-    #expect(abs(mean - exact) < 0.1, "mean \(mean) vs \(exact)")
+    // Each frame's level is chosen by the resonator's state (the orbit, phase included), not by
+    // a carried rounding error, so the mean lands within 0.2 of a level; the felt level is the
+    // target's (`characterize`: 0.0426 G at intensity 0.15 at f0, the model's 0.0426 G).
+    #expect(abs(mean - exact) < 0.2, "mean \(mean) vs \(exact)")
   }
 
   @Test("A stop off resonance glides to f0 and brakes there")
