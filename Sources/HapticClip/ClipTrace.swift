@@ -11,8 +11,10 @@ struct ClipTrace {
 
   let sampler: PatternSampler
   let tolerance: Double
-  /// Intervals are not split below this, seconds (a breakpoint per 0.1 ms at most).
-  static let shortest = 0.0001
+  /// Intervals are not split below this, seconds (a breakpoint per 25 µs at most: a pattern's
+  /// intensity may rise by 0.3 within half a millisecond, a curve in amplitude that needs eight
+  /// pieces to stay within ``HapticClip/clipTolerance``; Lofelt's `studio_export`).
+  static let shortest = 0.000025
   private(set) var points: [Point] = []
   /// Where the trace ends: when the last sound ends or the last transient starts, seconds.
   private(set) var end = 0.0
@@ -64,14 +66,23 @@ struct ClipTrace {
     guard b.time - a.time > Self.shortest * 2, depth < 20 else { return }
     let mid = (a.time + b.time) / 2
     let m = Point(time: mid, sample: sampler.sample(at: mid))
-    var error = abs(m.sample.intensity - (a.sample.intensity + b.sample.intensity) / 2)
+    // A clip is linear in amplitude (intensity²) and frequency (sharpness²) between breakpoints,
+    // as Meta's renderer plays it; Android's timelines are linear in intensity: the line must
+    // hold both ways.
+    var error = Self.midpointError(m.sample.intensity, a.sample.intensity, b.sample.intensity)
     if a.sample.active > 0, b.sample.active > 0, m.sample.active > 0 {
-      error = max(error, abs(m.sample.sharpness - (a.sample.sharpness + b.sample.sharpness) / 2))
+      error = max(error, Self.midpointError(m.sample.sharpness, a.sample.sharpness, b.sample.sharpness))
     }
     guard error > tolerance else { return }
     refine(a, m, depth: depth + 1)
     points.append(m)
     refine(m, b, depth: depth + 1)
+  }
+
+  /// How far `middle` lies from the midpoint of a straight line from `a` to `b`, in the value
+  /// itself or in its square (mapped back), whichever is further.
+  static func midpointError(_ middle: Double, _ a: Double, _ b: Double) -> Double {
+    max(abs(middle - (a + b) / 2), abs(middle - ((a * a + b * b) / 2).squareRoot()))
   }
 
   /// The mixed intensity up to `end`, as straight lines between points (steps: two points at
@@ -85,14 +96,18 @@ struct ClipTrace {
     Self.simplify(points.filter { $0.time <= end && $0.sample.active > 0 }.map { ($0.time, $0.sample.sharpness) })
   }
 
-  /// The amplitude envelope (intensity²) up to `end`.
+  /// The amplitude envelope (intensity²) up to `end`, straight lines in amplitude.
   func amplitude(until end: Double) -> [HapticClip.AmplitudeBreakpoint] {
-    intensityLine(until: end).map { HapticClip.AmplitudeBreakpoint(time: $0.time, amplitude: min($0.value * $0.value, 1)) }
+    Self.simplify(points.filter { $0.time <= end }.map { ($0.time, min($0.sample.intensity * $0.sample.intensity, 1)) })
+      .map { HapticClip.AmplitudeBreakpoint(time: $0.time, amplitude: $0.value) }
   }
 
-  /// The frequency envelope (sharpness²) where events are active, up to `end`.
+  /// The frequency envelope (sharpness²) where events are active, up to `end`, straight lines
+  /// in frequency.
   func frequency(until end: Double) -> [HapticClip.FrequencyBreakpoint] {
-    sharpnessLine(until: end).map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: min(max($0.value * $0.value, 0), 1)) }
+    Self.simplify(
+      points.filter { $0.time <= end && $0.sample.active > 0 }.map { ($0.time, min(max($0.sample.sharpness * $0.sample.sharpness, 0), 1)) }
+    ).map { HapticClip.FrequencyBreakpoint(time: $0.time, frequency: $0.value) }
   }
 
   /// Drops the points lying on the straight line between their neighbours (steps, two points

@@ -1,9 +1,15 @@
 public import HapticCore
 
 extension HapticClip {
-  /// How far (in intensity and sharpness, 0…1) the clip's straight lines between breakpoints
-  /// may stray from the pattern's curves before another breakpoint is added.
+  /// How far (in intensity and sharpness, 0…1) an Android timeline's straight lines may stray
+  /// from the pattern's curves before another point is added.
   public static let conversionTolerance = 0.002
+  /// How far (in intensity and sharpness, 0…1) a clip's straight lines between breakpoints —
+  /// in amplitude and frequency, as Meta's renderer plays them — may stray from the pattern's
+  /// curves before another breakpoint is added: tighter than an Android timeline's, because a
+  /// pattern's straight intensity line is a curve in amplitude (an intensity step of 0.0005 is
+  /// 0.02 dB).
+  public static let clipTolerance = 0.0003
 
   /// The clip of a pattern (AHAP → `.haptic`), played here as the pattern is (docs/semantics.md
   /// §17.2): the continuous events' mix — intensity × intensity control × envelope, sharpness
@@ -15,7 +21,7 @@ extension HapticClip {
   /// The notes list what could not be carried as it was: audio events and overlapping
   /// continuous events (mixed into one envelope) are lost; envelope shapes and dynamic
   /// parameters are rendered into the envelopes; metadata without a field is dropped.
-  public static func converting(_ pattern: HapticPattern, tolerance: Double = conversionTolerance) -> ClipConversion {
+  public static func converting(_ pattern: HapticPattern, tolerance: Double = clipTolerance) -> ClipConversion {
     let sampler = PatternSampler(pattern)
     let trace = ClipTrace(pattern, sampler: sampler, tolerance: tolerance)
     let accents = sampler.transients(of: pattern).map {

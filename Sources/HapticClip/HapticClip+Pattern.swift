@@ -1,8 +1,11 @@
 public import HapticCore
 
 extension HapticClip {
-  /// The factor on the intensity of a breakpoint that carries an emphasis (Lofelt's converter):
-  /// the accent then stands out of the continuous vibration around it.
+  /// The factor Lofelt's converter puts on the intensity of a breakpoint that carries an
+  /// emphasis, so the accent stands out of the vibration around it (``LofeltAHAPWriter``). Not
+  /// in ``pattern()``: played here, transient priority ducks the vibration around every
+  /// transient (docs/semantics.md §15.4), and the factor reached along both segments of the
+  /// breakpoint (Meta's `multiple_emphasis`: a 9 s ramp began 1.9 dB low).
   public static let emphasizedBreakpointScale = 0.8
   /// The frequency a clip without a frequency envelope plays at: the middle of the actuator's
   /// range, as Meta's renderer and Lofelt's players default to (sharpness √0.5 by Lofelt's rule).
@@ -15,9 +18,9 @@ extension HapticClip {
   ///   frequency or of ``defaultFrequency``) over each stretch of the clip that is not
   ///   silent (``soundingSpans``: Lofelt writes one over the whole clip; silent stretches
   ///   between events let each burst start and stop cleanly, as separate AHAP events do) shaped by an
-  ///   `HapticIntensityControl` curve through every amplitude breakpoint, value √amplitude
-  ///   (× 0.8 where the breakpoint carries an emphasis), and, when there is a frequency
-  ///   envelope, an `HapticSharpnessControl` curve through its breakpoints, value √frequency;
+  ///   `HapticIntensityControl` curve, value √amplitude at every breakpoint and between them
+  ///   (``rootLine(_:)``: the envelope is linear in amplitude), and, when there is a frequency
+  ///   envelope, an `HapticSharpnessControl` curve likewise through √frequency;
   /// * each emphasis a transient at its breakpoint's time, intensity √amplitude and sharpness
   ///   the emphasis frequency, at its own strength: the pattern's intensity control scope is
   ///   ``HapticCore/HapticPattern/IntensityControlScope/continuousEvents`` (Lofelt's SDK plays
@@ -26,7 +29,9 @@ extension HapticClip {
   /// √ because amplitude is linear in drive while Core Haptics' intensity is perceptual (its
   /// drive is about intensity², docs/semantics.md §2); the pattern's ``HapticCore/HapticPattern/intensityLaw``
   /// is ``HapticCore/HapticPattern/IntensityLaw/amplitudeSquareRoot``, so hapticctl drives
-  /// amplitude × rated acceleration, as Meta's renderer does. Curves keep every point (Lofelt cuts them
+  /// amplitude × rated acceleration, as Meta's renderer does. Unlike Lofelt's converter, an
+  /// emphasized breakpoint is not ducked × 0.8 (``emphasizedBreakpointScale``) and the curves
+  /// follow the envelopes between breakpoints. Curves keep every point (Lofelt cuts them
   /// into 16-point curves for iOS; the timeline is the same), the event is not cut at Apple's
   /// 30 s cap (hapticctl plays the whole clip), and an emphasis on the first breakpoint is
   /// played (Lofelt's converter drops it: ``LofeltAHAPWriter`` reproduces that).
@@ -49,8 +54,12 @@ extension HapticClip {
       curves.append(
         ParameterCurve(id, time: start, controlPoints: points.map { .init(time: $0.time - start, value: $0.value) }))
     }
-    curve(.hapticIntensityControl, Self.holdingThroughGaps(amplitude.map { ($0.time, Self.intensity(of: $0)) }, spans))
-    curve(.hapticSharpnessControl, Self.holdingThroughGaps(frequency.map { ($0.time, $0.frequency.squareRoot()) }, spans))
+    curve(.hapticIntensityControl, Self.holdingThroughGaps(Self.rootLine(amplitude.map { ($0.time, $0.amplitude) }), spans))
+    // A frequency envelope that starts after the clip holds its first value back to the start
+    // (a curve holds its last one after its end).
+    var tones = frequency.map { (time: $0.time, value: $0.frequency) }
+    if let first = tones.first, let start = amplitude.first?.time, first.time > start { tones.insert((start, first.value), at: 0) }
+    curve(.hapticSharpnessControl, Self.holdingThroughGaps(Self.rootLine(tones), spans))
     for point in amplitude {
       guard let emphasis = point.emphasis else { continue }
       events.append(Self.transient(at: point.time, emphasis))
@@ -84,11 +93,6 @@ extension HapticClip {
       }
     }
     return spans.filter { $0.upperBound > $0.lowerBound }
-  }
-
-  /// The intensity control value of a breakpoint: √amplitude, ducked where it carries an emphasis.
-  static func intensity(of point: AmplitudeBreakpoint) -> Double {
-    point.amplitude.squareRoot() * (point.emphasis == nil ? 1 : emphasizedBreakpointScale)
   }
 
   /// The transient an emphasis becomes.

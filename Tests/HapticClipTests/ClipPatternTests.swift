@@ -1,11 +1,13 @@
 import Foundation
 import HapticAHAP
-import HapticClip
 import HapticCore
 import HapticRenderer
 import Testing
 
-/// One model for both formats: a clip plays as the AHAP Lofelt's converter made of it.
+@testable import HapticClip
+
+/// One model for both formats: a clip plays as Meta's renderer plays it (linear amplitude and
+/// frequency between breakpoints), through the pattern Lofelt's converter's rules make of it.
 @Suite("A .haptic clip as a pattern")
 struct ClipPatternTests {
   /// Lofelt's converter pairs: the clip and the AHAP it produced (curve times absolute).
@@ -18,69 +20,47 @@ struct ClipPatternTests {
     Array(try FrameRenderer(pattern: pattern, profile: profile))
   }
 
-  @Test("Each clip renders as Lofelt's AHAP of it, frame by frame (within one level)", .enabled(if: SharedCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"), arguments: pairs)
-  func rendersAsLofeltsAHAP(_ pair: (String, String)) throws {
-    let clip = try HapticClipReader().read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.0).haptic")).clip
-    var ahap = try AHAPReader(options: AHAPReadOptions(controlPointTimes: .absolute))
-      .read(contentsOf: ClipReaderTests.path("datamodel/ios/\(pair.1).ahap")).pattern
-    // Lofelt's SDK plays its AHAP's transients as a pattern of their own, out of the curve's reach,
-    // and its intensities are √amplitude (its rule: intensity² is the drive).
-    ahap.intensityControlScope = .continuousEvents
-    ahap.intensityLaw = .amplitudeSquareRoot
-    // Without a frequency envelope Lofelt's converter leaves sharpness 0; the clip plays at the
-    // default frequency (docs/semantics.md §17).
-    if clip.frequency.count < 2 {
-      let sharpness = (clip.frequency.first?.frequency ?? HapticClip.defaultFrequency).squareRoot()
-      let events = ahap.events.map { event in
-        guard event.type == .hapticContinuous else { return event }
-        var event = event
-        event.parameters = event.parameters.filter { $0.id != .hapticSharpness } + [EventParameter(.hapticSharpness, sharpness)]
-        return event
+  /// The envelope's value at `t` (linear between breakpoints; the last one's after it).
+  static func value(_ points: [(time: Double, value: Double)], at t: Double) -> Double {
+    guard let last = points.last else { return 0 }
+    guard let next = points.firstIndex(where: { $0.time > t }) else { return last.value }
+    guard next > 0 else { return points[0].value }
+    let (a, b) = (points[next - 1], points[next])
+    return a.value + (b.value - a.value) * (t - a.time) / (b.time - a.time)
+  }
+
+  @Test("Each clip plays its envelopes as Meta's renderer does: intensity² the amplitude, sharpness² the frequency, linear between breakpoints", .enabled(if: SharedCorpus.hapticIsPresent, "needs the shared corpus ../shared/corpus/haptic/lofelt-nicevibrations beside the checkout (a plain clone has none)"), arguments: pairs.map(\.0))
+  func followsItsEnvelopes(_ name: String) throws {
+    let clip = try HapticClipReader().read(contentsOf: ClipReaderTests.path("datamodel/ios/\(name).haptic")).clip
+    let pattern = clip.pattern()
+    #expect(pattern.intensityLaw == .amplitudeSquareRoot && pattern.intensityControlScope == .continuousEvents)
+    let sampler = PatternSampler(pattern)
+    let amplitude = clip.amplitude.map { (time: $0.time, value: $0.amplitude) }
+    let frequency = clip.frequency.map { (time: $0.time, value: $0.frequency) }
+    var worst = (intensity: 0.0, sharpness: 0.0)
+    for span in clip.soundingSpans {
+      for step in 0..<1000 {
+        let t = span.lowerBound + (span.upperBound - span.lowerBound) * (Double(step) + 0.5) / 1000
+        let sample = sampler.sample(at: t)
+        worst.intensity = max(worst.intensity, abs(sample.intensity - Self.value(amplitude, at: t).squareRoot()))
+        let expected = frequency.count > 1 ? Self.value(frequency, at: t) : (frequency.first?.value ?? HapticClip.defaultFrequency)
+        worst.sharpness = max(worst.sharpness, abs(sample.sharpness - expected.squareRoot()))
       }
-      var moved = HapticPattern(events: events, parameters: ahap.parameters, curves: ahap.curves)
-      moved.intensityControlScope = ahap.intensityControlScope
-      moved.intensityLaw = ahap.intensityLaw
-      ahap = moved
     }
-    // Lofelt's converter drops an emphasis on the first breakpoint; the clip plays it.
-    var pattern = clip.pattern()
-    if let first = clip.amplitude.first, first.emphasis != nil {
-      #expect(pattern.events.contains { $0.type == .hapticTransient && $0.time == first.time })
-      pattern = HapticPattern(
-        events: pattern.events.filter { !($0.type == .hapticTransient && $0.time == first.time) }, curves: pattern.curves)
-      pattern.intensityControlScope = .continuousEvents
-      pattern.intensityLaw = .amplitudeSquareRoot
-    }
-    for profile in [BoardProfile.simLRA, BoardProfile.simERM] {
-      let ours = try Self.frames(pattern, profile)
-      let theirs = try Self.frames(ahap, profile)
-      // Lofelt cuts events at 30 s and curves into 16 points; the timeline is the same. Its
-      // event runs on over silent stretches (ours stop): the frames past the shorter render
-      // must be silent.
-      var worst = 0
-      var apart = 0
-      for index in 0..<max(ours.count, theirs.count) {
-        guard index < ours.count, index < theirs.count else {
-          worst = max(worst, abs((index < ours.count ? ours : theirs)[index].level))
-          continue
-        }
-        let (a, b) = (ours[index], theirs[index])
-        if abs(a.level - b.level) > 1 { apart += 1 }
-        worst = max(worst, a.level == 0 && b.level == 0 ? 0 : abs(a.frequency - b.frequency))
-      }
-      // Lofelt's file keeps 7 decimals of √amplitude and √frequency: a level and a hertz apart at
-      // most, but where the shaper steers the lowest levels by its model's state (a 1e-7 change
-      // may pick the other neighbouring level, and the state then differs until the next rest,
-      // docs/semantics.md §15.3): at most one frame in a hundred (long_clip on `sim-lra`: 339 of
-      // 70,011, at levels of 1 to 2 and the stop after them).
-      #expect(worst <= 1, "\(pair.0) on \(profile.id): frequencies or a tail differ by up to \(worst)")
-      #expect(apart * 100 <= max(ours.count, 100), "\(pair.0) on \(profile.id): \(apart) of \(ours.count) frames more than a level apart")
-      let audible = clip.amplitude.contains { $0.amplitude > 0 || $0.emphasis != nil }
-      #expect(ours.contains { $0.level != 0 } == audible, "\(pair.0): silent clip played or audible clip silent")
+    #expect(worst.intensity <= HapticClip.rootTolerance * 1.01, "\(name): intensity off by \(worst.intensity)")
+    #expect(worst.sharpness <= HapticClip.rootTolerance * 1.01, "\(name): sharpness off by \(worst.sharpness)")
+    // Every emphasis is a transient at its breakpoint, √ of its amplitude, its frequency as sharpness.
+    let emphases = clip.amplitude.compactMap { point in point.emphasis.map { (point.time, $0) } }
+    let transients = pattern.events.filter { $0.type == .hapticTransient }
+    #expect(transients.count == emphases.count)
+    for (transient, (time, emphasis)) in zip(transients, emphases) {
+      #expect(transient.time == time)
+      #expect(transient.value(of: .hapticIntensity) == emphasis.amplitude.squareRoot())
+      #expect(transient.value(of: .hapticSharpness) == emphasis.frequency)
     }
   }
 
-  @Test("The mapping: √amplitude (× 0.8 with an emphasis), √frequency, an emphasis → a transient")
+  @Test("The mapping: √amplitude and √frequency along the envelopes, no duck on an emphasized breakpoint, an emphasis → a transient")
   func mapping() {
     let clip = HapticClip(
       amplitude: [
@@ -91,15 +71,30 @@ struct ClipPatternTests {
     let pattern = clip.pattern()
     #expect(pattern.events.map(\.type) == [.hapticContinuous, .hapticTransient])
     #expect(pattern.events[0].duration == 1)
+    #expect(pattern.events[0].value(of: .hapticSharpness) == 0, "the sharpness curve carries the frequency")
     let transient = pattern.events[1]
     #expect(transient.time == 0.5)
-    #expect(transient.parameters.first { $0.id == .hapticIntensity }?.value == 0.75)
-    #expect(transient.parameters.first { $0.id == .hapticSharpness }?.value == 0.7)
-    let intensity = pattern.curves.first { $0.id == .hapticIntensityControl }?.controlPoints.map(\.value)
-    #expect(intensity == [0, 0.5 * 0.8, 0.75])
-    let sharpness = pattern.curves.first { $0.id == .hapticSharpnessControl }?.controlPoints.map(\.value)
-    #expect(sharpness == [0.25, 1])
+    #expect(transient.value(of: .hapticIntensity) == 0.75)
+    #expect(transient.value(of: .hapticSharpness) == 0.7)
+    // √ at the breakpoints (0.5 at the emphasized one: Lofelt's × 0.8 is not applied) and
+    // between them √ of the straight line, within 0.0002.
+    let intensity = pattern.curves.first { $0.id == .hapticIntensityControl }.map { c in c.controlPoints.map { (c.time + $0.time, $0.value) } } ?? []
+    #expect(intensity.first?.1 == 0 && intensity.last?.1 == 0.75)
+    #expect(intensity.contains { $0.0 == 0.5 && $0.1 == 0.5 })
+    #expect(intensity.count > 10, "\(intensity.count) points")
+    let quarter = Self.value(intensity.map { (time: $0.0, value: $0.1) }, at: 0.25)
+    #expect(abs(quarter - 0.125.squareRoot()) <= HapticClip.rootTolerance * 1.01, "\(quarter)")
+    let sharpness = pattern.curves.first { $0.id == .hapticSharpnessControl }.map { c in c.controlPoints.map { (c.time + $0.time, $0.value) } } ?? []
+    #expect(sharpness.first?.1 == 0.25 && sharpness.last?.1 == 1)
+    let half = Self.value(sharpness.map { (time: $0.0, value: $0.1) }, at: 0.5)
+    #expect(abs(half - 0.53125.squareRoot()) <= HapticClip.rootTolerance * 1.01, "\(half)")
     #expect(HapticClip(amplitude: [.init(time: 0, amplitude: 1)]).pattern().events.isEmpty, "a zero-length clip is silent")
+    // Without a frequency envelope the clip plays at the default frequency, with one point at it.
+    let plain = HapticClip(amplitude: [.init(time: 0, amplitude: 1), .init(time: 1, amplitude: 1)])
+    #expect(plain.pattern().events[0].value(of: .hapticSharpness) == HapticClip.defaultFrequency.squareRoot())
+    var single = plain
+    single.frequency = [.init(time: 0, frequency: 0.36)]
+    #expect(single.pattern().events[0].value(of: .hapticSharpness) == 0.6)
   }
 
   @Test("An emphasis plays at its own strength, whatever the amplitude envelope under it")
