@@ -215,8 +215,7 @@ let benchmarks: @Sendable () -> Void = {
         if let stats = render(pattern, on: .simLRA) {
           report(
             "[\(label) events] \(pattern.events.count) events, \(stats.frames) frames, "
-              + "\(stats.segments) segments, \(stats.segmentBytes) segment bytes, "
-              + String(format: "%.1f s", stats.duration))
+              + "\(stats.segments) segments, " + String(format: "%.1f s", stats.duration))
         }
         return pattern
       })
@@ -237,8 +236,7 @@ let benchmarks: @Sendable () -> Void = {
       if let stats = render(pattern, on: .simLRA) {
         report(
           "[1 hour] \(pattern.events.count) events, \(stats.frames) frames, "
-            + "\(stats.segments) segments, \(stats.segmentBytes) segment bytes / "
-            + "\(stats.naiveBytes) naive bytes, "
+            + "\(stats.segments) segments, \(stats.naiveBytes) naive bytes, "
             + String(format: "%.1f s", stats.duration))
       }
       return pattern
