@@ -12,14 +12,7 @@ extension ResonatorShaper {
   @inline(__always)
   func ditheredLevel(around drive: Double, reference: Double, levels: LevelRange) -> Int {
     let low = Int((drive / resolutionLevel).roundedDownFast)
-    let start = startCarrier
-    let end = (
-      start.re * selected.turn.re - start.im * selected.turn.im,
-      start.re * selected.turn.im + start.im * selected.turn.re
-    )
-    let goal = orbit(reference, end)
-    let b = Self.imag(start, selected.r1, selected.r2)
-    let free = (phi.a * x + phi.b * v, phi.c * x + phi.d * v)
+    let (free, b, goal) = frameReach(toward: reference)
     let w2 = omega0 * omega0
     func error(_ level: Int) -> Double {
       let u = Double(level) * resolutionLevel

@@ -170,6 +170,18 @@ struct ResonatorShaper: Sendable {
     return error / max(levels * levels, Self.nearFraction * Self.nearFraction * size)
   }
 
+  /// This frame at the selected frequency: the state it leaves without drive, the state a unit
+  /// drive adds (the carrier from its start phase), and the orbit of `reference` at its end.
+  @inline(__always)
+  func frameReach(toward reference: Double) -> (free: (Double, Double), unit: (Double, Double), goal: (Double, Double)) {
+    let start = startCarrier
+    let end = (
+      start.re * selected.turn.re - start.im * selected.turn.im,
+      start.re * selected.turn.im + start.im * selected.turn.re
+    )
+    return ((phi.a * x + phi.b * v, phi.c * x + phi.d * v), Self.imag(start, selected.r1, selected.r2), orbit(reference, end))
+  }
+
   /// The drive for this frame toward `target` (≥ 0) with `crispness` in 0…1, at the selected
   /// frequency (``select(_:)``), and whether it is the feed-forward of a target the state is
   /// near.
@@ -203,14 +215,8 @@ struct ResonatorShaper: Sendable {
     let distance = distance(reference)
     let forward = target + gain * (target - previousTarget)
     if distance <= 1 { return (min(max(forward, lower), upper), true) }
-    let start = startCarrier
-    let end = (
-      start.re * selected.turn.re - start.im * selected.turn.im,
-      start.re * selected.turn.im + start.im * selected.turn.re
-    )
-    let goal = orbit(reference, end)
-    let b = Self.imag(start, selected.r1, selected.r2)
-    let gap = (goal.0 - (phi.a * x + phi.b * v), goal.1 - (phi.c * x + phi.d * v))
+    let (free, b, goal) = frameReach(toward: reference)
+    let gap = (goal.0 - free.0, goal.1 - free.1)
     let w2 = omega0 * omega0
     let a = w2 * b.0 * b.0 + b.1 * b.1
     var drive = a > 0 ? (w2 * b.0 * gap.0 + b.1 * gap.1) / a : target
