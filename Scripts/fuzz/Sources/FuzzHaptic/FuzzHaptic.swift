@@ -20,11 +20,13 @@ public func fuzzHaptic(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let pattern = clip.pattern()
   if let problem = pattern.problem { fatalError("the clip maps to an invalid pattern: \(problem)") }
   let plain = AHAPWriter().string(pattern)
-  // AHAP cannot say that the intensity control spares transients (a clip's emphases).
+  // AHAP cannot say that the intensity control spares transients (a clip's emphases), nor that
+  // intensities are √ of amplitudes (the clip's law, docs/semantics.md §17).
   guard var reread = try? AHAPReader().read(string: plain, file: "plain.ahap").pattern else {
     fatalError("the plain AHAP does not read:\n\(plain)")
   }
   reread.intensityControlScope = pattern.intensityControlScope
+  reread.intensityLaw = pattern.intensityLaw
   guard reread == pattern else { fatalError("the plain AHAP does not read back as the pattern:\n\(plain)") }
   // Written as a .haptic file (a v0 clip upgraded), it reads back to the same clip.
   let text = HapticClipWriter().bytes(clip)
