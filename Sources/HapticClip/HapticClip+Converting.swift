@@ -7,8 +7,8 @@ extension HapticClip {
   /// How far (in intensity and sharpness, 0…1) a clip's straight lines between breakpoints —
   /// in amplitude and frequency, as Meta's renderer plays them — may stray from the pattern's
   /// curves before another breakpoint is added: tighter than an Android timeline's, because a
-  /// pattern's straight intensity line is a curve in amplitude (an intensity step of 0.0005 is
-  /// 0.02 dB).
+  /// pattern's straight intensity line is a curve in amplitude, and a trip to `.haptic` and back
+  /// should ask the board for the same power within 0.5 % (0.0003 of intensity is about 0.01 dB).
   public static let clipTolerance = 0.0003
 
   /// The clip of a pattern (AHAP → `.haptic`), played here as the pattern is (docs/semantics.md

@@ -1,6 +1,8 @@
 extension HapticClip {
   /// How far (in intensity or sharpness) a clip's pattern may stray from √ of its envelope
-  /// between two breakpoints: 0.001, a tenth of the smallest step anyone feels.
+  /// between two breakpoints: 0.0002 (0.01 dB at intensity 0.5 on the perceptual law, far
+  /// below a felt step), so a clip converted from AHAP plays back within the trace's
+  /// ``clipTolerance``.
   static let rootTolerance = 0.0002
 
   /// The control points that play an envelope (amplitude or frequency, linear between its

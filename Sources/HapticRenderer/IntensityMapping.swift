@@ -143,7 +143,8 @@ struct PerceptualMap: Sendable {
   }
 
   /// The drive frequency in Hz for `sharpness` (``SharpnessWarp``: the strongest frequency at
-  /// sharpness 0.5, the band's edges at 0 and 1, equal loudness steps between), or the resonant
+  /// sharpness 0.5, the band's edges at 0 and 1, the loudness falling off as |2s − 1|³ of the
+  /// edge's fall between), or the resonant
   /// frequency on amplitude-only boards. Not rounded: the table interpolates, so a sharpness
   /// sweep gives a smooth target; frames round it to whole Hz.
   @inline(__always)

@@ -14,7 +14,7 @@ import Foundation
 ///   `edge · d³` dB below the strongest acceleration, with `d = |2s − 1|` and `edge` that side's
 ///   edge's fall (about 12 dB, ``PerceptualMap/maxTiltDecibels``).
 ///
-/// So the middle half of the range (0.25 … 0.75) stays within 1.5 dB of the strongest level
+/// So the middle half of the range (0.25 … 0.75) stays within 1.8 dB of the strongest level
 /// (0.82 × and more on `sim-lra`), the clip default (sharpness √0.5) within 0.9 dB, and
 /// frequency still rises with sharpness everywhere; the ends of the range carry most of the
 /// hertz. Cubic, not quadratic: d² kept 0.25 and 0.75 at 0.70 × but the clip default fell to
