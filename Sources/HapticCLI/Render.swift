@@ -51,7 +51,7 @@ struct Render: ParsableCommand {
     var mapping: IntensityMapping { self == .square ? .square : .sensationLevel }
   }
 
-  @Option(help: "Intensity mapping: sensation-level (Android 16) or square (Lofelt).")
+  @Option(help: "Intensity mapping: sensation-level (Android 16) or square (Lofelt). A .haptic clip always plays by the square law (its amplitudes are linear).")
   var intensityMapping: Mapping = .sensationLevel
 
   @OptionGroup var reading: AHAPReadingOptions

@@ -105,9 +105,11 @@ struct RenderJob {
   func statsMembers(_ totals: Totals) throws -> [(String, JSONText)] {
     let stats = totals.stats
     // The band of the first channel the pattern plays on that has one (an ERM has none).
-    let band = profile.channels.indices.lazy.filter { playsOn?.contains($0) ?? true }
-      .compactMap { try? FrameRenderer(pattern: pattern, profile: profile, channel: $0, options: options).sharpnessBand }
-      .first
+    let renderers = profile.channels.indices.lazy.filter { playsOn?.contains($0) ?? true }
+      .compactMap { try? FrameRenderer(pattern: pattern, profile: profile, channel: $0, options: options) }
+    let band = renderers.compactMap(\.sharpnessBand).first
+    // The mapping in use: a `.haptic` clip plays by the square law whatever the option says.
+    let mapping = renderers.first?.intensityMapping ?? options.intensityMapping
     return [
       ("board", .string(profile.id)),
       ("channels", .int(profile.channels.count)),
@@ -123,7 +125,7 @@ struct RenderJob {
       ("naive_bytes", .int(stats.naiveBytes)),
       ("compression", .fixed(stats.naiveBytes > 0 ? Double(totals.segmentBytes) / Double(stats.naiveBytes) : 0, digits: 6)),
       ("peak_amplitude", .fixed(stats.peakAmplitude, digits: 6)),
-      ("intensity_mapping", .string(options.intensityMapping.rawValue)),
+      ("intensity_mapping", .string(mapping.rawValue)),
       ("sharpness_band_hz", band.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null),
     ]
   }

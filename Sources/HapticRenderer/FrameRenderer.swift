@@ -43,10 +43,16 @@ public struct FrameRenderer: Sendable, IteratorProtocol, Sequence {
   /// The drive-frequency band sharpness maps onto, or `nil` on amplitude-only boards.
   public var sharpnessBand: ClosedRange<Int>? { voices.map.band }
 
-  /// The length of the transient drive window for `sharpness`, in seconds.
+  /// The intensity mapping this render uses: the options', or the square law for a pattern whose
+  /// intensities are √ of amplitudes (a `.haptic` clip, ``HapticCore/HapticPattern/intensityLaw``).
+  public var intensityMapping: IntensityMapping { voices.map.mapping }
+
+  /// The length of the transient drive window for `sharpness`, in seconds
+  /// (docs/semantics.md §11.5 and §15.7).
   ///
-  /// LRA: 1.5 − 0.2 × sharpness cycles of the resonant frequency, at least 4 ms. ERM: 60 ms at
-  /// sharpness 0 down to 25 ms at 1 (a motor needs drive time to spin up at all).
+  /// LRA with a sharpness band: 2.6 − 1.3 × sharpness cycles of the resonant frequency; an
+  /// amplitude-only LRA 1.5 − 0.2 × sharpness; at least 4 ms. ERM: 60 ms at sharpness 0 down to
+  /// 25 ms at 1 (a motor needs drive time to spin up at all).
   public func transientWindow(sharpness: Double) -> Double {
     voices.windows.seconds(sharpness: sharpness)
   }

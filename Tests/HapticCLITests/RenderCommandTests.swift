@@ -41,6 +41,20 @@ struct RenderCommandTests {
     #expect(object["brake_segments"] as? Int == 0, "the DRV2605L brakes by itself")
   }
 
+  @Test("stats name the mapping in use: a .haptic clip plays by the square law, whatever --intensity-mapping says")
+  func statsNameTheMapping() throws {
+    let clip = CLIRunner.packageRoot.appendingPathComponent("Examples/knock-and-buzz.haptic").path
+    let ahap = CLIRunner.packageRoot.appendingPathComponent("Examples/envelopes.ahap").path
+    for (file, option, expected) in [
+      (clip, "sensation-level", "square"), (ahap, "sensation-level", "sensation-level"), (ahap, "square", "square"),
+    ] {
+      let result = try CLIRunner.run(["render", file, "--board", "sim-lra", "--format", "stats", "--intensity-mapping", option])
+      #expect(result.status == 0, "\(result.stderr)")
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+      #expect(object["intensity_mapping"] as? String == expected, "\(file) with \(option)")
+    }
+  }
+
   @Test("json: segments per channel that tile the render")
   func json() throws {
     let result = try CLIRunner.run(["render", sparkle, "--board", "sim-lra", "--format", "json"])
