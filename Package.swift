@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "HapticBoards", targets: ["HapticBoards"]),
     .library(name: "HapticAudio", targets: ["HapticAudio"]),
     .library(name: "CoreHapticsCompat", targets: ["CoreHapticsCompat"]),
+    .library(name: "HapticServer", targets: ["HapticServer"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -32,6 +33,9 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     // `swift package generate-documentation`: the DocC catalogs of the public libraries.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // `hapticctl serve`: the board server's HTTP and WebSocket API (issue 28).
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
   ],
   targets: [
     // Layer 1: the Core Haptics pattern model (no I/O, no Foundation).
@@ -91,6 +95,16 @@ let package = Package(
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio",
         "HapticLocks",
+      ]),
+    // Layer 6: the resident board server (`hapticctl serve`): boards kept open, one engine each,
+    // an HTTP/WebSocket API over them.
+    .target(
+      name: "HapticServer",
+      dependencies: [
+        "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticEngine", "HapticEngineSimulator",
+        "HapticBoards", "HapticLocks",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
@@ -162,6 +176,13 @@ let package = Package(
       dependencies: [
         "hapticctl", "HapticCLI", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio", "HapticEngine",
         "HapticCore", "HapticLocks",
+      ]),
+    .testTarget(
+      name: "HapticServerTests",
+      dependencies: [
+        "HapticServer", "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer", "HapticCore",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
   ],
   swiftLanguageModes: [.v6]

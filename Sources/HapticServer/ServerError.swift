@@ -1,0 +1,61 @@
+import Foundation
+public import Hummingbird
+
+/// Why the board server refused or failed a request: a code a client can act on, the field or
+/// entry at fault and a message; sent as `{"error": {"code", "field", "message"}}` with its
+/// HTTP status.
+public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
+  /// What went wrong.
+  public enum Code: String, Sendable, Codable {
+    /// The request is malformed or names something invalid (400).
+    case badRequest = "bad_request"
+    /// No such board or player (404).
+    case notFound = "not_found"
+    /// The upload is larger than the server takes (413).
+    case tooLarge = "too_large"
+    /// The board failed the request (502).
+    case boardFailed = "board_failed"
+  }
+
+  /// The code.
+  public var code: Code
+  /// The field or entry at fault (a JSON path, a board id), if any.
+  public var field: String?
+  /// What was wrong, for a person.
+  public var message: String
+
+  /// An error with `code`, about `field`.
+  public init(_ code: Code, field: String? = nil, _ message: String) {
+    self.code = code
+    self.field = field
+    self.message = message
+  }
+
+  public var description: String { field.map { "\($0): \(message)" } ?? message }
+
+  /// The HTTP status of the code.
+  public var status: HTTPResponse.Status {
+    switch code {
+    case .badRequest: .badRequest
+    case .notFound: .notFound
+    case .tooLarge: .contentTooLarge
+    case .boardFailed: .badGateway
+    }
+  }
+
+  private struct Body: Encodable {
+    struct Detail: Encodable {
+      var code: Code
+      var field: String?
+      var message: String
+    }
+    var error: Detail
+  }
+
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    let data = try JSONEncoder().encode(Body(error: .init(code: code, field: field, message: message)))
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json"
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+}
