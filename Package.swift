@@ -36,6 +36,7 @@ let package = Package(
     // `hapticctl serve`: the board server's HTTP and WebSocket API (issue 28).
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // Layer 1: the Core Haptics pattern model (no I/O, no Foundation).
@@ -111,8 +112,10 @@ let package = Package(
       name: "HapticCLI",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
-        "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio", "HapticLocks",
+        "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio", "HapticLocks", "HapticServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     // Shared test helpers (random pattern generator); used by test targets only.
     .target(name: "HapticTestSupport", dependencies: ["HapticCore", "HapticWire", "HapticTransport", "HapticAudio"]),

@@ -15,9 +15,10 @@ public enum BoardServer {
   /// The largest pattern document taken, bytes.
   public static let maxUpload = 4 << 20
 
-  /// The API's router over `hub`.
-  public static func router(hub: BoardHub) -> Router<BasicRequestContext> {
+  /// The API's router over `hub`; with `token`, every request must carry it.
+  public static func router(hub: BoardHub, token: String? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    if let token { router.add(middleware: TokenMiddleware(token: token)) }
     router.get("v1/boards") { _, _ -> Response in
       try json(["boards": hub.boards])
     }

@@ -9,6 +9,8 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
   public enum Code: String, Sendable, Codable {
     /// The request is malformed or names something invalid (400).
     case badRequest = "bad_request"
+    /// A token is required and the request's is missing or wrong (401).
+    case unauthorized
     /// No such board or player (404).
     case notFound = "not_found"
     /// The upload is larger than the server takes (413).
@@ -37,6 +39,7 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
   public var status: HTTPResponse.Status {
     switch code {
     case .badRequest: .badRequest
+    case .unauthorized: .unauthorized
     case .notFound: .notFound
     case .tooLarge: .contentTooLarge
     case .boardFailed: .badGateway

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import HapticLocks
+import HapticRenderer
+import HapticServer
+import Hummingbird
+import Logging
+
+/// `hapticctl serve [--listen HOST:PORT] [--sim ID]… [--token T]` (issue 28, in progress on the
+/// `serve` branch).
+struct Serve: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Keep boards open and serve them over HTTP until terminated.",
+    discussion: """
+      Opens every board given (--sim ID for a simulated one) once and serves the HTTP API: \
+      GET /v1/boards, POST /v1/boards/ID/play with an AHAP or .haptic document. Prints \
+      "listening on http://HOST:PORT" first. Listening beyond loopback needs --token; every \
+      request then carries "Authorization: Bearer TOKEN". Ctrl-C or SIGTERM stops the boards \
+      and ends it.
+      """)
+
+  @Option(help: "Where to listen, HOST:PORT (port 0: any free one).")
+  var listen = "127.0.0.1:8040"
+
+  @Option(help: "Serve a simulated board of this id (repeat for more).")
+  var sim: [String] = []
+
+  @Option(help: "The token every request must carry (required off loopback).")
+  var token: String?
+
+  @OptionGroup var boardOptions: BoardOptions
+
+  /// `listen` split into host and port.
+  var address: (host: String, port: Int) {
+    get throws {
+      guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+        (0...65_535).contains(port), colon > listen.startIndex
+      else { throw ValidationError("--listen \(listen): expected HOST:PORT, e.g. 127.0.0.1:8040") }
+      return (String(listen[..<colon]), port)
+    }
+  }
+
+  func validate() throws {
+    let host = try address.host
+    if token == nil && !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
+      throw ValidationError("--listen \(listen) is not loopback: give --token so that only its holders can drive the boards")
+    }
+    if sim.isEmpty { throw ValidationError("no board to serve: give --sim ID") }
+  }
+
+  func run() throws {
+    let hub = BoardHub()
+    defer { hub.close() }
+    for id in sim {
+      try hub.addSimulated(try PatternLoading.profile(id, boards: boardOptions))
+    }
+    let (host, port) = try address
+    // Hummingbird's own notes (warnings and worse) go to standard error; standard output
+    // carries the address line only.
+    var logger = Logger(label: "hapticctl serve") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .warning
+    let app = Application(
+      router: BoardServer.router(hub: hub, token: token),
+      configuration: .init(address: .hostname(host, port: port), serverName: "hapticctl"),
+      onServerRunning: { channel in
+        let bound = channel.localAddress?.port ?? port
+        print("listening on http://\(host):\(bound)")
+        fflush(nil)
+      },
+      logger: logger)
+    let failure = Locked<(any Error)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do { try await app.runService() } catch { failure.withLock { $0 = error } }
+      done.signal()
+    }
+    done.wait()
+    if let error = failure.withLock({ $0 }) {
+      let text = "\(error)"
+      if text.contains("Address already in use") {
+        throw CLIError("serve: \(host):\(port) is in use (another hapticctl serve, or another program, listens there)")
+      }
+      throw CLIError("serve: \(listen): \(text)")
+    }
+    printError("server stopped; boards stopped")
+  }
+}
