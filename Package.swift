@@ -179,6 +179,7 @@ let package = Package(
       dependencies: [
         "hapticctl", "HapticCLI", "HapticTestSupport", "HapticTransport", "HapticWire", "HapticAudio", "HapticEngine",
         "HapticCore", "HapticLocks",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
     .testTarget(
       name: "HapticServerTests",

@@ -6,9 +6,9 @@ import Foundation
 
 /// Seconds on the monotonic clock (for host-side timing against the emulated board).
 func emulatorMonotonicSeconds() -> Double {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+  // DispatchTime is CLOCK_MONOTONIC on Linux (`timespec`'s fields are ambiguous once NIO, which
+  // the serve tests use, brings CDispatch's declaration into the module).
+  Double(DispatchTime.now().uptimeNanoseconds) * 1e-9
 }
 
 /// The Uno boards' firmware and their simavr emulator (Boards/uno-drv2605l, Boards/uno-hbridge,
