@@ -75,7 +75,7 @@ public final class BoardHub: Sendable {
   ///   refuses the pattern or the start.
   public func play(_ pattern: HapticPattern, on id: String) throws(ServerError) -> Int {
     guard let engine = state.withLock({ state in state.boards.first { $0.summary.id == id }?.engine }) else {
-      throw ServerError(.notFound, field: "board", "no board \(id) (served: \(boards.map(\.id).joined(separator: ", ")))")
+      throw Self.unknown(id, among: boards)
     }
     let player: HapticPatternPlayer
     do {
@@ -90,6 +90,11 @@ public final class BoardHub: Sendable {
       if let index = state.boards.firstIndex(where: { $0.summary.id == id }) { state.boards[index].players[number] = player }
       return number
     }
+  }
+
+  /// The error for a board id the hub does not serve.
+  static func unknown(_ id: String, among boards: [Summary]) -> ServerError {
+    ServerError(.notFound, field: "board", "no board \(id) (served: \(boards.map(\.id).joined(separator: ", ")))")
   }
 
   /// Stops every board's drive and closes them (the server's shutdown).

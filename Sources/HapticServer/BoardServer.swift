@@ -24,6 +24,8 @@ public enum BoardServer {
     }
     router.post("v1/boards/:id/play") { request, context -> Response in
       let id = try context.parameters.require("id")
+      // An unknown board is 404 whatever the body.
+      guard hub.boards.contains(where: { $0.id == id }) else { throw BoardHub.unknown(id, among: hub.boards) }
       let format = try request.uri.queryParameters.get("format").map { name -> PatternFormat in
         guard let format = PatternFormat(rawValue: String(name)) else {
           throw ServerError(.badRequest, field: "format", "format must be ahap or haptic, not \(name)")

@@ -56,7 +56,9 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
   }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    let data = try JSONEncoder().encode(Body(error: .init(code: code, field: field, message: message)))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(Body(error: .init(code: code, field: field, message: message)))
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
     return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
