@@ -22,7 +22,6 @@ public final class BoardHub: Sendable {
   private struct Served: Sendable {
     var summary: Summary
     var engine: HapticEngine
-    var players: [Int: HapticPatternPlayer]
   }
 
   private struct State: Sendable {
@@ -62,14 +61,16 @@ public final class BoardHub: Sendable {
       }
       let summary = Summary(
         id: id, name: profile.name, source: source, channels: profile.channels.map { $0.kind == .lra ? "LRA" : "ERM" })
-      state.boards.append(Served(summary: summary, engine: engine, players: [:]))
+      state.boards.append(Served(summary: summary, engine: engine))
     }
   }
 
   /// The boards served, in the order they were added.
   public var boards: [Summary] { state.withLock { $0.boards.map(\.summary) } }
 
-  /// Plays `pattern` on board `id` now; returns the player's number.
+  /// Plays `pattern` on board `id` now; returns the play's number on this server. The player
+  /// is not kept: the engine plays a released player to its end and then forgets it, so a
+  /// server that plays for weeks holds nothing per play.
   ///
   /// - Throws: ``ServerError`` `notFound` for an unknown board, `boardFailed` when the engine
   ///   refuses the pattern or the start.
@@ -85,10 +86,8 @@ public final class BoardHub: Sendable {
       throw ServerError(.boardFailed, field: id, "\(error)")
     }
     return state.withLock { state in
-      let number = state.nextPlayer
-      state.nextPlayer += 1
-      if let index = state.boards.firstIndex(where: { $0.summary.id == id }) { state.boards[index].players[number] = player }
-      return number
+      defer { state.nextPlayer += 1 }
+      return state.nextPlayer
     }
   }
 
