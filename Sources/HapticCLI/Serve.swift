@@ -6,8 +6,8 @@ import HapticServer
 import Hummingbird
 import Logging
 
-/// `hapticctl serve [--listen HOST:PORT] [--sim ID]… [--token T]` (issue 28, in progress on the
-/// `serve` branch).
+/// `hapticctl serve [--listen HOST:PORT] [--sim ID]… [--token T]` (issue 28, in progress:
+/// docs/api.yaml lists what it serves so far).
 struct Serve: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",

@@ -26,10 +26,7 @@ public struct PatternFileReader: Sendable {
   /// Reads `path` in its format (see the type's documentation).
   /// - Throws: ``AHAPError`` naming `path`.
   public func read(contentsOf path: String) throws(AHAPError) -> AHAPDocument {
-    switch try load(contentsOf: path) {
-    case .pattern(let document): return document
-    case .clip(let clip): return AHAPDocument(pattern: clip.clip.pattern(), warnings: clip.warnings)
-    }
+    Self.document(try load(contentsOf: path))
   }
 
   /// A file as read: an AHAP pattern, or a clip (kept as a clip: converters need it).
@@ -47,10 +44,30 @@ public struct PatternFileReader: Sendable {
     } catch {
       throw AHAPError(file: path, errors: [error])
     }
-    let chosen = format ?? PatternFormat(extensionOf: path) ?? PatternFormat.sniff(bytes)
-    switch chosen {
-    case .ahap: return .pattern(try AHAPReader(options: options).read(bytes, file: path))
-    case .haptic: return .clip(try HapticClipReader(maxFileSize: options.maxFileSize).read(bytes, file: path))
+    return try load(bytes, file: path)
+  }
+
+  /// Reads a document's `bytes` without turning a clip into a pattern; `file` names it in
+  /// diagnostics (and its extension, if any, gives the format when ``format`` is nil).
+  /// - Throws: ``AHAPError`` naming `file`.
+  public func load(_ bytes: [UInt8], file: String) throws(AHAPError) -> Loaded {
+    switch format ?? PatternFormat(extensionOf: file) ?? PatternFormat.sniff(bytes) {
+    case .ahap: return .pattern(try AHAPReader(options: options).read(bytes, file: file))
+    case .haptic: return .clip(try HapticClipReader(maxFileSize: options.maxFileSize).read(bytes, file: file))
+    }
+  }
+
+  /// Reads a document's `bytes` in its format (a clip as its pattern); see ``load(_:file:)``.
+  /// - Throws: ``AHAPError`` naming `file`.
+  public func read(_ bytes: [UInt8], file: String) throws(AHAPError) -> AHAPDocument {
+    Self.document(try load(bytes, file: file))
+  }
+
+  /// A loaded file as a pattern document (a clip as its pattern, with the clip's warnings).
+  private static func document(_ loaded: Loaded) -> AHAPDocument {
+    switch loaded {
+    case .pattern(let document): return document
+    case .clip(let clip): return AHAPDocument(pattern: clip.clip.pattern(), warnings: clip.warnings)
     }
   }
 }

@@ -150,21 +150,24 @@ struct PerceptualMap: Sendable {
   @inline(__always)
   func frequency(sharpness: Double) -> Double {
     guard sharpnessHz.count > 1 else { return actuator.resonantFrequency }
-    let position = min(max(sharpness, 0), 1) * Double(sharpnessHz.count - 1)
+    return Self.lerp(sharpnessHz, at: min(max(sharpness, 0), 1) * Double(sharpnessHz.count - 1))
+  }
+
+  /// Linear interpolation in `table` at fractional index `position` (clamped to the table; a
+  /// single-entry table is a constant).
+  @inline(__always)
+  private static func lerp(_ table: [Double], at position: Double) -> Double {
+    if table.count == 1 { return table[0] }
+    let position = min(max(position, 0), Double(table.count - 1))
     let lower = Int(position)
-    guard lower + 1 < sharpnessHz.count else { return sharpnessHz[lower] }
-    return sharpnessHz[lower] + (sharpnessHz[lower + 1] - sharpnessHz[lower]) * (position - Double(lower))
+    guard lower + 1 < table.count else { return table[lower] }
+    return table[lower] + (table[lower + 1] - table[lower]) * (position - Double(lower))
   }
 
   /// Linear interpolation in a per-Hz table at `hz` (a single-entry table is a constant).
   @inline(__always)
   private func interpolate(_ table: [Double], _ hz: Double) -> Double {
-    if table.count == 1 { return table[0] }
-    let position = min(max(hz - Double(tableStart), 0), Double(table.count - 1))
-    let lower = Int(position)
-    guard lower + 1 < table.count else { return table[lower] }
-    let fraction = position - Double(lower)
-    return table[lower] + (table[lower + 1] - table[lower]) * fraction
+    Self.lerp(table, at: hz - Double(tableStart))
   }
 
   /// The detection threshold in dB re 1 G at `hz`.
@@ -176,11 +179,7 @@ struct PerceptualMap: Sendable {
   /// Linear interpolation in a fine table at `hz`.
   @inline(__always)
   private func interpolateFine(_ table: [Double], _ hz: Double) -> Double {
-    if table.count == 1 { return table[0] }
-    let position = min(max((hz - Double(tableStart)) * Double(Self.finePerHz), 0), Double(table.count - 1))
-    let lower = Int(position)
-    guard lower + 1 < table.count else { return table[lower] }
-    return table[lower] + (table[lower + 1] - table[lower]) * (position - Double(lower))
+    Self.lerp(table, at: (hz - Double(tableStart)) * Double(Self.finePerHz))
   }
 
   /// The sensation level rated drive reaches at `hz`, dB above the threshold (≥ 0).

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// LRA with a sharpness band (the host shapes its drive): 2.6 − 1.3 × sharpness cycles (2.6 to
 /// 1.3) of the resonant frequency (transients drive at f0, see ``frequency(sharpness:)``), at
-/// least 4 ms, toward ``level(sharpness:)`` of the intensity's steady level. A sharp click (1)
+/// least 4 ms, toward ``target(_:sharpness:)``: part of the intensity's steady level. A sharp click (1)
 /// is 1.3 cycles of the hardest onset the drive allows, still rising when the brake takes it:
 /// it peaks within 1.5 cycles and stops at once. A round click (0) asks for 0.7 of the level,
 /// which the same onset reaches in about 1.4 cycles, and holds it for another 1.2 before the

@@ -48,10 +48,7 @@ public enum BoardServer {
   /// `bytes` as a pattern, in `format` or the one its content shows.
   static func read(_ bytes: [UInt8], format: PatternFormat?) throws(ServerError) -> HapticPattern {
     do {
-      switch format ?? PatternFormat.sniff(bytes) {
-      case .ahap: return try AHAPReader().read(bytes, file: "body").pattern
-      case .haptic: return try HapticClipReader().read(bytes, file: "body").clip.pattern()
-      }
+      return try PatternFileReader(format: format).read(bytes, file: "body").pattern
     } catch {
       let first = error.errors.first
       throw ServerError(.badRequest, field: first?.path, first.map { "\($0)" } ?? "\(error)")

@@ -1,4 +1,3 @@
-import Foundation
 public import Hummingbird
 
 /// Why the board server refused or failed a request: a code a client can act on, the field or
@@ -56,11 +55,6 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
   }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let data = try encoder.encode(Body(error: .init(code: code, field: field, message: message)))
-    var headers = HTTPFields()
-    headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    try BoardServer.json(Body(error: .init(code: code, field: field, message: message)), status: status)
   }
 }

@@ -83,6 +83,15 @@ public struct BoardCharacterization: Sendable {
     }
     var fullIntensity = Array(repeating: [ChannelResponseMap.FullIntensityPoint](), count: channels)
     for sharpness in Self.fineSharpnessValues {
+      // The sweeps measured intensity 1 at their own sharpness values already.
+      if let swept = Self.sharpnessValues.firstIndex(of: sharpness) {
+        for channel in 0..<channels {
+          let sweep = sweeps[channel][swept]
+          fullIntensity[channel].append(
+            .init(sharpness: sharpness, frequency: sweep.frequency, steady: sweep.points.last?.steady ?? 0))
+        }
+        continue
+      }
       let points = try fullIntensityPoints(Self.continuous(intensity: 1, sharpness: sharpness), sharpness: sharpness)
       for channel in 0..<channels { fullIntensity[channel].append(points[channel]) }
     }

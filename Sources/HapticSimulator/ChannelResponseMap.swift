@@ -163,7 +163,7 @@ public struct ChannelResponseMap: Sendable, Hashable {
 
   /// The spread of the full-intensity steady level across sharpness (the fine sweep), dB.
   public var tiltDecibels: Double {
-    let tops = fullIntensity.isEmpty ? sweeps.compactMap { $0.points.last?.steady } : fullIntensity.map(\.steady)
+    let tops = fullIntensity.map(\.steady)
     guard let high = tops.max(), let low = tops.min() else { return 0 }
     return decibels(high, over: low)
   }

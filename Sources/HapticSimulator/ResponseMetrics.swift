@@ -93,7 +93,7 @@ public struct ResponseAnalyzer: SimulationTrace, Sendable {
         // With no peak after it (an ERM braked to a standstill within its half cycle, where the
         // next peak never comes), the envelope fell with the signal itself: the last time
         // |acceleration| reached the threshold (was: the end of the simulation, 40.6 ms after
-        // `uno-hbridge`'s sharp ERM click instead of the 13.9 ms it rings).
+        // `uno-hbridge`'s sharp ERM click instead of the 11.9 ms it rings).
         let crossing = index + 1 < peaks.count ? Self.crossing(peaks, index + 1, threshold) : channel.lastFelt
         result.stopMilliseconds = max(crossing - end, 0) * 1000
       } else {
