@@ -102,8 +102,8 @@ let package = Package(
     .target(
       name: "HapticServer",
       dependencies: [
-        "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticEngine", "HapticEngineSimulator",
-        "HapticBoards", "HapticLocks",
+        "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticEngine", "HapticSimulator",
+        "HapticEngineSimulator", "HapticBoards", "HapticLocks",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       ]),
@@ -185,8 +185,10 @@ let package = Package(
       name: "HapticServerTests",
       dependencies: [
         "HapticServer", "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer", "HapticCore",
+        "HapticLocks",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
       ]),
   ],
   swiftLanguageModes: [.v6]

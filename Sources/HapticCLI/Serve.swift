@@ -13,8 +13,10 @@ struct Serve: ParsableCommand {
     commandName: "serve",
     abstract: "Keep boards open and serve them over HTTP until terminated.",
     discussion: """
-      Opens every board given (--sim ID for a simulated one) once and serves the HTTP API: \
-      GET /v1/boards, POST /v1/boards/ID/play with an AHAP or .haptic document. Prints \
+      Opens every board given (--sim ID for a simulated one) once and serves the HTTP API \
+      (docs/api.yaml): boards, players (start, stop, pause, resume, seek, loop, rate, live \
+      parameters) of AHAP or .haptic documents, library files (--library DIR) and presets, and \
+      the WebSocket /v1/ws (events, live parameters, a 200 Hz stream of each board). Prints \
       "listening on http://HOST:PORT" first. Listening beyond loopback needs --token; every \
       request then carries "Authorization: Bearer TOKEN". Ctrl-C or SIGTERM stops the boards \
       and ends it.
@@ -28,6 +30,9 @@ struct Serve: ParsableCommand {
 
   @Option(help: "The token every request must carry (required off loopback).")
   var token: String?
+
+  @Option(help: "A folder of AHAP and .haptic files clients may play by name (nothing outside it is readable).")
+  var library: String?
 
   @OptionGroup var boardOptions: BoardOptions
 
@@ -50,6 +55,12 @@ struct Serve: ParsableCommand {
   }
 
   func run() throws {
+    let library: PatternLibrary?
+    do {
+      library = try self.library.map { folder throws(ServerError) in try PatternLibrary(folder: folder) }
+    } catch {
+      throw CLIError("serve: --library: \(error.message)")
+    }
     let hub = BoardHub()
     defer { hub.close() }
     for id in sim {
@@ -60,8 +71,9 @@ struct Serve: ParsableCommand {
     // carries the address line only.
     var logger = Logger(label: "hapticctl serve") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
+    let router = BoardServer.router(hub: hub, token: token, library: library)
     let app = Application(
-      router: BoardServer.router(hub: hub, token: token),
+      router: router, server: BoardServer.server(for: router),
       configuration: .init(address: .hostname(host, port: port), serverName: "hapticctl"),
       onServerRunning: { channel in
         let bound = channel.localAddress?.port ?? port

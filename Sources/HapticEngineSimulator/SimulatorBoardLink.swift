@@ -137,6 +137,15 @@ public final class SimulatorBoardLink: BoardLink, Sendable {
     }
   }
 
+  /// Each channel now: its vibration's amplitude (G) and the drive it plays (level as a fraction
+  /// of full scale, Hz), read without copying the board (a display samples it at 200 Hz).
+  public var channelsNow: [(envelope: Double, level: Double, frequency: Double)] {
+    state.withLock { state in
+      let envelopes = state.wire.board.envelopes
+      return zip(envelopes, state.wire.board.currentDrive).map { ($0, $1.level, $1.frequency) }
+    }
+  }
+
   /// A copy of the simulated board now (drive log, counters, physics).
   public var snapshot: SimulatedBoard { state.withLock { $0.wire.board } }
 

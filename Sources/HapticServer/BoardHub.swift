@@ -1,107 +1,154 @@
 import Foundation
 public import HapticCore
 public import HapticEngine
-import HapticEngineSimulator
+public import HapticEngineSimulator
 public import HapticRenderer
 import HapticLocks
+import HapticSimulator
 
-/// The boards a server keeps open, one engine each, and the players started on them.
+/// The boards a server keeps open, one engine each, and the players clients made on them.
 public final class BoardHub: Sendable {
-  /// One board the server serves.
-  public struct Summary: Sendable, Codable, Equatable {
-    /// The id clients name it by (`sim-lra`, or the board file's id and a number).
-    public var id: String
-    /// The board type's name.
-    public var name: String
-    /// Where it is: `sim` or the serial port's path.
-    public var source: String
-    /// Its channels: `LRA` or `ERM` each.
-    public var channels: [String]
+  /// One board served.
+  struct Served: Sendable {
+    let id: String
+    let name: String
+    let source: String
+    let profile: BoardProfile
+    let engine: HapticEngine
+    let link: any BoardLink
+    /// Each channel's felt level and drive now, where the board is simulated in process.
+    let sample: (@Sendable () -> [(envelope: Double, level: Double, frequency: Double)])?
+    var state = "running"
   }
 
-  private struct Served: Sendable {
-    var summary: Summary
-    var engine: HapticEngine
-  }
-
-  private struct State: Sendable {
+  struct State: Sendable {
     var boards: [Served] = []
+    var players: [Int: ServedPlayer] = [:]
     var nextPlayer = 1
+    var closed = false
   }
 
-  private let state = Locked(State())
+  let state = Locked(State())
+  /// What clients are told as it happens.
+  public let events: ServerEvents
+  /// The most players kept at once; past it the oldest done ones go, else a create is refused.
+  public static let maxPlayers = 256
 
-  /// An empty hub.
-  public init() {}
+  /// An empty hub telling `events`.
+  public init(events: ServerEvents = ServerEvents()) {
+    self.events = events
+  }
 
   /// Opens the in-process simulator of `profile` in real time and serves it.
   ///
   /// - Throws: ``ServerError`` when the engine does not start.
   public func addSimulated(_ profile: BoardProfile) throws(ServerError) {
-    let engine: HapticEngine
     do {
-      engine = try HapticEngine.simulated(profile: profile)
+      let link = try SimulatorBoardLink(configuration: .init(profile: profile), clock: .realTime)
+      let engine = try HapticEngine(link: link)
       try engine.start()
+      add(engine, link: link, profile: profile, source: "sim")
     } catch {
       throw ServerError(.boardFailed, field: profile.id, "the simulated board did not start: \(error)")
     }
-    add(engine, profile: profile, source: "sim")
   }
 
-  /// Serves a started `engine` on a board of `profile` found at `source` (`sim`, a port path);
-  /// its id is the profile's, numbered when taken (`sim-lra-2`).
-  public func add(_ engine: HapticEngine, profile: BoardProfile, source: String) {
-    state.withLock { state in
-      let taken = Set(state.boards.map(\.summary.id))
+  /// Serves a started `engine` over `link` on a board of `profile` found at `source` (`sim`, a
+  /// port path); its id is the profile's, numbered when taken (`sim-lra-2`). Returns the id.
+  @discardableResult
+  public func add(_ engine: HapticEngine, link: any BoardLink, profile: BoardProfile, source: String) -> String {
+    let sample = (link as? SimulatorBoardLink).map { link in { @Sendable in link.channelsNow } }
+    let id = state.withLock { state in
+      let taken = Set(state.boards.map(\.id))
       var id = profile.id
       var number = 2
       while taken.contains(id) {
         id = "\(profile.id)-\(number)"
         number += 1
       }
-      let summary = Summary(
-        id: id, name: profile.name, source: source, channels: profile.channels.map { $0.kind == .lra ? "LRA" : "ERM" })
-      state.boards.append(Served(summary: summary, engine: engine))
+      state.boards.append(
+        Served(id: id, name: profile.name, source: source, profile: profile, engine: engine, link: link, sample: sample))
+      return id
     }
+    engine.resetHandler = { [weak self] in self?.boardReset(id) }
+    engine.stoppedHandler = { [weak self] reason in self?.boardStopped(id, reason: reason) }
+    events.publish(.board(id: id, event: "connected", message: "\(profile.name) at \(source)"))
+    return id
   }
 
-  /// The boards served, in the order they were added.
-  public var boards: [Summary] { state.withLock { $0.boards.map(\.summary) } }
+  /// The boards served, in the order they were added, as clients see them now.
+  public var boards: [BoardInfo] {
+    state.withLock { $0.boards }.map(Self.info)
+  }
 
-  /// Plays `pattern` on board `id` now; returns the play's number on this server. The player
-  /// is not kept: the engine plays a released player to its end and then forgets it, so a
-  /// server that plays for weeks holds nothing per play.
-  ///
-  /// - Throws: ``ServerError`` `notFound` for an unknown board, `boardFailed` when the engine
-  ///   refuses the pattern or the start.
-  public func play(_ pattern: HapticPattern, on id: String) throws(ServerError) -> Int {
-    guard let engine = state.withLock({ state in state.boards.first { $0.summary.id == id }?.engine }) else {
-      throw Self.unknown(id, among: boards)
+  /// Board `id` as clients see it now.
+  public func board(_ id: String) throws(ServerError) -> BoardInfo {
+    Self.info(try served(id))
+  }
+
+  static func info(_ served: Served) -> BoardInfo {
+    BoardInfo(
+      id: served.id, name: served.name, source: served.source, state: served.state,
+      capabilities: served.engine.capabilities, report: served.engine.report, statistics: served.link.statistics)
+  }
+
+  /// The served board `id`.
+  func served(_ id: String) throws(ServerError) -> Served {
+    let (board, ids) = state.withLock { state in (state.boards.first { $0.id == id }, state.boards.map(\.id)) }
+    guard let board else {
+      throw ServerError(.notFound, field: "board", "no board \(id) (served: \(ids.joined(separator: ", ")))")
     }
-    let player: HapticPatternPlayer
+    return board
+  }
+
+  /// The board restarted: its players failed (their completions say so); the engine starts
+  /// again so the board can play the next request.
+  private func boardReset(_ id: String) {
+    guard let served = try? served(id) else { return }
     do {
-      player = try engine.makePlayer(with: pattern)
-      try player.start(atTime: 0)
+      try served.engine.start()
+      setState(id, "running")
+      events.publish(.board(id: id, event: "reset", message: "the board restarted; its players ended"))
     } catch {
-      throw ServerError(.boardFailed, field: id, "\(error)")
-    }
-    return state.withLock { state in
-      defer { state.nextPlayer += 1 }
-      return state.nextPlayer
+      setState(id, "stopped")
+      events.publish(.board(id: id, event: "failed", message: "the board restarted and did not come back: \(error)"))
     }
   }
 
-  /// The error for a board id the hub does not serve.
-  static func unknown(_ id: String, among boards: [Summary]) -> ServerError {
-    ServerError(.notFound, field: "board", "no board \(id) (served: \(boards.map(\.id).joined(separator: ", ")))")
+  private func boardStopped(_ id: String, reason: HapticEngineStoppedReason) {
+    switch reason {
+    case .boardDisconnected:
+      setState(id, "gone")
+      events.publish(.board(id: id, event: "gone", message: "the board went away"))
+    case .boardReset, .idleTimeout, .notifyWhenFinished:
+      return
+    case .systemError:
+      setState(id, "stopped")
+      events.publish(.board(id: id, event: "failed", message: "the engine stopped: the board could not be driven"))
+    }
   }
 
-  /// Stops every board's drive and closes them (the server's shutdown).
+  private func setState(_ id: String, _ value: String) {
+    state.withLock { state in
+      if let index = state.boards.firstIndex(where: { $0.id == id }) { state.boards[index].state = value }
+    }
+  }
+
+  /// Stops every board's drive and closes them, and ends every event subscription (the
+  /// server's shutdown). Players are dropped first: nothing is left driving.
   public func close() {
-    let engines = state.withLock { state in
-      defer { state.boards.removeAll() }
-      return state.boards.map(\.engine)
+    let (engines, players) = state.withLock { state in
+      defer {
+        state.boards.removeAll()
+        state.players.removeAll()
+        state.closed = true
+      }
+      return (state.boards.map(\.engine), Array(state.players.values))
     }
-    for engine in engines { engine.stop() }
+    for served in players { try? served.player.stop(atTime: 0) }
+    withExtendedLifetime(players) {
+      for engine in engines { engine.close() }
+    }
+    events.finishAll()
   }
 }

@@ -2,64 +2,121 @@ import Foundation
 import HapticAHAP
 import HapticClip
 import HapticCore
+import HapticEngine
 public import Hummingbird
+public import HummingbirdCore
+public import HummingbirdWebSocket
 
-/// The board server's HTTP API over a ``BoardHub`` (issue 28; docs/api.yaml is to follow).
+/// The board server's API over a ``BoardHub`` (issue 28; normative: docs/api.yaml).
 ///
-/// - `GET /v1/boards`: `{"boards": [{"id", "name", "source", "channels"}]}`.
-/// - `POST /v1/boards/{id}/play[?format=ahap|haptic]`: the body is an AHAP or `.haptic`
-///   document (by `format`, else by content), read with the CLI's rules; it plays on the board
-///   now. `201 {"player": n}`; a document with errors is `400` naming the first one's JSON path,
-///   line and column.
+/// Boards: `GET /v1/boards`, `GET /v1/boards/{id}`, `POST /v1/boards/{id}/play` (a document,
+/// played once and forgotten). Players: `POST /v1/boards/{id}/players`, `GET /v1/players[/{n}]`,
+/// `POST /v1/players/{n}/start|stop|pause|resume|seek|parameters`, `PATCH` and `DELETE
+/// /v1/players/{n}` (``BoardServer`` `+Players`). Patterns: `POST /v1/patterns/validate`,
+/// `GET /v1/library`, `GET /v1/presets`. Events, live parameters and the 200 Hz stream: the
+/// WebSocket `GET /v1/ws` (``ServerSocket``). Errors: `{"error": {"code", "field", "message"}}`.
 public enum BoardServer {
-  /// The largest pattern document taken, bytes.
+  /// The largest pattern document or request body taken, bytes.
   public static let maxUpload = 4 << 20
 
-  /// The API's router over `hub`; with `token`, every request must carry it.
-  public static func router(hub: BoardHub, token: String? = nil) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+  /// The request context: HTTP, and the WebSocket upgrade of `/v1/ws`.
+  public typealias Context = BasicWebSocketRequestContext
+
+  /// The API's router over `hub`; with `token`, every request must carry it; with `library`,
+  /// clients may play its files by name.
+  public static func router(hub: BoardHub, token: String? = nil, library: PatternLibrary? = nil) -> Router<Context> {
+    let router = Router(context: Context.self)
     if let token { router.add(middleware: TokenMiddleware(token: token)) }
     router.get("v1/boards") { _, _ -> Response in
       try json(["boards": hub.boards])
     }
+    router.get("v1/boards/:id") { _, context -> Response in
+      try json(["board": try hub.board(try context.parameters.require("id"))])
+    }
     router.post("v1/boards/:id/play") { request, context -> Response in
       let id = try context.parameters.require("id")
       // An unknown board is 404 whatever the body.
-      guard hub.boards.contains(where: { $0.id == id }) else { throw BoardHub.unknown(id, among: hub.boards) }
-      let format = try request.uri.queryParameters.get("format").map { name -> PatternFormat in
-        guard let format = PatternFormat(rawValue: String(name)) else {
-          throw ServerError(.badRequest, field: "format", "format must be ahap or haptic, not \(name)")
-        }
-        return format
-      }
-      let body: ByteBuffer
-      do {
-        body = try await request.body.collect(upTo: maxUpload)
-      } catch {
-        throw ServerError(.tooLarge, field: "body", "the document is larger than \(maxUpload) bytes")
-      }
-      let pattern = try read(Array(buffer: body), format: format)
-      let player = try hub.play(pattern, on: id)
-      return try json(["player": player], status: .created)
+      _ = try hub.board(id)
+      let fields = try RequestFields(query: query(request), allowed: ["format"])
+      let format = try PatternSource.format(try fields.string("format"))
+      let pattern = try PatternSource.read(try await body(request), format: format, file: "body").pattern
+      return try json(["player": try hub.play(pattern, on: id)], status: .created)
     }
+    router.post("v1/patterns/validate") { request, _ -> Response in
+      let fields = try RequestFields(query: query(request), allowed: ["format"])
+      let format = try PatternSource.format(try fields.string("format"))
+      let bytes = try await body(request)
+      let document = try PatternSource.read(bytes, format: format, file: "body")
+      return try json(
+        Validation(
+          format: (format ?? PatternFormat.sniff(bytes)).rawValue, duration: document.pattern.duration,
+          events: document.pattern.events.count, warnings: document.warnings.map { "\($0)" }))
+    }
+    router.get("v1/library") { _, _ -> Response in
+      guard let library else {
+        throw ServerError(.notFound, field: "library", "this server has no library (start it with --library DIR)")
+      }
+      return try json(["files": library.files])
+    }
+    router.get("v1/presets") { _, _ -> Response in
+      try json(["presets": HapticPresets.all.map { Preset(name: $0.name, summary: $0.summary, takesIntensity: $0.takesIntensity) }])
+    }
+    addPlayerRoutes(to: router, hub: hub, library: library)
+    ServerSocket.add(to: router, hub: hub, library: library)
     return router
   }
 
-  /// `bytes` as a pattern, in `format` or the one its content shows.
-  static func read(_ bytes: [UInt8], format: PatternFormat?) throws(ServerError) -> HapticPattern {
-    do {
-      return try PatternFileReader(format: format).read(bytes, file: "body").pattern
-    } catch {
-      let first = error.errors.first
-      throw ServerError(.badRequest, field: first?.path, first.map { "\($0)" } ?? "\(error)")
+  /// The HTTP/1 server with the WebSocket upgrade that serves `router` (frames up to
+  /// ``maxUpload``: a WebSocket `play` carries a whole document).
+  public static func server(for router: Router<Context>) -> HTTPServerBuilder {
+    .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: maxUpload)))
+  }
+
+  /// `POST /v1/patterns/validate`'s answer.
+  struct Validation: Encodable {
+    var format: String
+    var duration: Double
+    var events: Int
+    var warnings: [String]
+  }
+
+  /// `GET /v1/presets`' entries.
+  struct Preset: Encodable {
+    var name: String
+    var summary: String
+    var takesIntensity: Bool
+
+    enum CodingKeys: String, CodingKey {
+      case name, summary
+      case takesIntensity = "takes_intensity"
     }
   }
 
+  /// A request's query as (key, value) strings.
+  static func query(_ request: Request) -> [(key: String, value: String)] {
+    request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+  }
+
+  /// A request's body, at most ``maxUpload`` bytes.
+  static func body(_ request: Request) async throws(ServerError) -> [UInt8] {
+    do {
+      return Array(buffer: try await request.body.collect(upTo: maxUpload))
+    } catch {
+      throw ServerError(.tooLarge, field: "body", "the body is larger than \(maxUpload) bytes")
+    }
+  }
+
+  /// `value` as a JSON response (keys sorted).
   static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encode(value))))
+  }
+
+  /// `value` as JSON bytes, keys sorted.
+  static func encode(_ value: some Encodable) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return Array(try encoder.encode(value))
   }
 }

@@ -10,10 +10,14 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
     case badRequest = "bad_request"
     /// A token is required and the request's is missing or wrong (401).
     case unauthorized
-    /// No such board or player (404).
+    /// The file named is outside the server's library (403).
+    case forbidden
+    /// No such board, player or file (404).
     case notFound = "not_found"
     /// The upload is larger than the server takes (413).
     case tooLarge = "too_large"
+    /// The server keeps as many players as it takes, none of them done (429).
+    case tooMany = "too_many"
     /// The board failed the request (502).
     case boardFailed = "board_failed"
   }
@@ -39,8 +43,10 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
     switch code {
     case .badRequest: .badRequest
     case .unauthorized: .unauthorized
+    case .forbidden: .forbidden
     case .notFound: .notFound
     case .tooLarge: .contentTooLarge
+    case .tooMany: .tooManyRequests
     case .boardFailed: .badGateway
     }
   }

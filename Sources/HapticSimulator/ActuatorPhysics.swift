@@ -69,6 +69,17 @@ public struct ActuatorPhysics: Sendable {
   /// ERM: rotor speed as a fraction of the speed at full-scale drive (negative = reversed).
   public var motorSpeed: Double { speed }
 
+  /// The vibration's amplitude now, G: an LRA's ``lraEnvelope``, an ERM's acceleration at its
+  /// present speed (what a display of the felt level draws).
+  public var envelope: Double {
+    switch parameters.kind {
+    case .lra: return lraEnvelope
+    case .erm:
+      let relative = speed / parameters.ratedAmplitude
+      return parameters.ratedAcceleration * relative * relative
+    }
+  }
+
   /// True when the actuator is (numerically) at rest.
   public var isAtRest: Bool {
     parameters.kind == .lra ? lraEnvelope < 1e-6 : speed == 0

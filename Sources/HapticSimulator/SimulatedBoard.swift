@@ -107,6 +107,9 @@ public struct SimulatedBoard: Sendable {
     levels.indices.map { (levels[$0], frequencies[$0]) }
   }
 
+  /// Each channel's vibration amplitude now, G (``ActuatorPhysics/envelope``).
+  public var envelopes: [Double] { physics.map(\.envelope) }
+
   /// Handles bytes from the host at the current time; returns the board's reply bytes.
   public mutating func receive(_ bytes: [UInt8]) -> [UInt8] {
     var out = takePending()

@@ -21,7 +21,7 @@ struct BoardServerTests {
     let engine = try HapticEngine(link: link)
     try engine.start()
     let hub = BoardHub()
-    hub.add(engine, profile: .simLRA, source: "sim")
+    hub.add(engine, link: link, profile: .simLRA, source: "sim")
     return (hub, link)
   }
 
@@ -40,7 +40,9 @@ struct BoardServerTests {
         let boards = try #require(try Self.object(response.body)["boards"] as? [[String: Any]])
         #expect(boards.count == 1)
         #expect(boards[0]["id"] as? String == "sim-lra" && boards[0]["source"] as? String == "sim")
-        #expect(boards[0]["channels"] as? [String] == ["LRA"])
+        let channels = try #require(boards[0]["channels"] as? [[String: Any]])
+        #expect(channels.count == 1 && channels[0]["kind"] as? String == "LRA" && channels[0]["resonant_hz"] as? Double == 170)
+        #expect(boards[0]["state"] as? String == "running" && (boards[0]["health"] as? [String: Any])?["underruns"] as? Int == 0)
       }
     }
   }

@@ -1,0 +1,63 @@
+import HapticLocks
+
+/// Where a player is in its pattern now: what a display draws as a playhead (the board
+/// server streams it, issue 28).
+public struct PlayerPosition: Sendable, Hashable {
+  /// What the player is doing.
+  public enum State: String, Sendable, Hashable, Codable {
+    /// Not started (or stopped before its first frame).
+    case idle
+    /// Playing: ``PlayerPosition/offset`` runs at ``PlayerPosition/rate``.
+    case playing
+    /// Paused where ``PlayerPosition/offset`` says.
+    case paused
+    /// Played to its end, or stopped.
+    case finished
+  }
+
+  /// What the player is doing now.
+  public var state: State
+  /// Pattern seconds now (the board's current frame, not the render's lookahead).
+  public var offset: Double
+  /// Pattern seconds per second while playing.
+  public var rate: Double
+
+  /// A position.
+  public init(state: State, offset: Double, rate: Double) {
+    self.state = state
+    self.offset = offset
+    self.rate = rate
+  }
+}
+
+extension HapticEngine {
+  /// Player `id`'s position at the board's current frame, nil while the engine is not
+  /// streaming (stopped, or before the first clock sync) or for an unknown player.
+  ///
+  /// Read at the scheduler's head (the first frame not yet sent), so an action just asked for
+  /// (a start, a pause) shows at once; a playing track's offset is moved back (or on) by the
+  /// frames between the head and the board's current frame, at its rate.
+  func position(player id: Int) -> PlayerPosition? {
+    guard let now = nowFrame() else { return nil }
+    return state.withLock { state -> PlayerPosition? in
+      guard let scheduler = state.scheduler, let track = scheduler.head.tracks.first(where: { $0.id == id }) else {
+        return nil
+      }
+      let rate = track.rate
+      switch track.state {
+      case .idle: return PlayerPosition(state: .idle, offset: 0, rate: rate)
+      case .paused: return PlayerPosition(state: .paused, offset: track.patternTime, rate: rate)
+      case .finished: return PlayerPosition(state: .finished, offset: track.patternTime, rate: rate)
+      case .playing:
+        let ahead = Double(scheduler.head.frame - now) * framePeriod * rate
+        let offset = min(max(track.patternTime - ahead, 0), max(track.loopPoint, 0))
+        return PlayerPosition(state: .playing, offset: offset, rate: rate)
+      }
+    }
+  }
+}
+
+extension HapticPatternPlayer {
+  /// Where this player is in its pattern now, nil while the engine is not streaming.
+  public var position: PlayerPosition? { engine.position(player: id) }
+}

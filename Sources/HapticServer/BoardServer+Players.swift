@@ -1,0 +1,120 @@
+import HapticCore
+public import Hummingbird
+
+/// The player endpoints (docs/api.yaml, tag `players`).
+extension BoardServer {
+  /// The query fields of `POST /v1/boards/{id}/players` besides the player options.
+  static let sourceFields: Set<String> = ["format", "file", "preset", "intensity"]
+
+  static func addPlayerRoutes(to router: Router<Context>, hub: BoardHub, library: PatternLibrary?) {
+    router.post("v1/boards/:id/players") { request, context -> Response in
+      let id = try context.parameters.require("id")
+      let board = try hub.board(id)
+      let fields = try RequestFields(query: query(request), allowed: PlayerOptions.fields.union(sourceFields))
+      let source = try await patternSource(fields) { () async throws(ServerError) in try await body(request) }
+      let options = try PlayerOptions(fields, channelCount: board.channels.count)
+      let (pattern, name) = try source.load(library: library)
+      return try json(["player": try hub.createPlayer(on: id, pattern: pattern, source: name, options: options)], status: .created)
+    }
+    router.get("v1/players") { _, _ -> Response in
+      try json(["players": hub.players])
+    }
+    router.get("v1/players/:player") { _, context -> Response in
+      try json(["player": try hub.player(try number(context))])
+    }
+    router.delete("v1/players/:player") { _, context -> Response in
+      try hub.remove(try number(context))
+      return Response(status: .noContent)
+    }
+    router.patch("v1/players/:player") { request, context -> Response in
+      let fields = try RequestFields(json: try await body(request), allowed: ["loop", "loop_end", "rate"])
+      return try json(["player": try hub.control(try number(context), try settings(fields))])
+    }
+    for verb in ["start", "stop", "pause", "resume", "seek", "parameters"] {
+      router.post("v1/players/:player/\(verb)") { request, context -> Response in
+        let player = try number(context)
+        let fields = try RequestFields(json: try await body(request), allowed: actionFields[verb] ?? [])
+        return try json(["player": try hub.control(player, try action(verb, fields))])
+      }
+    }
+  }
+
+  /// The fields each player action takes.
+  static let actionFields: [String: Set<String>] = [
+    "start": ["delay", "offset"], "stop": ["delay"], "pause": [], "resume": [], "seek": ["offset"],
+    "parameters": Set(parameterIDs.keys), "set": ["loop", "loop_end", "rate"],
+  ]
+
+  /// The live parameters by field name, with the range each takes (Core Haptics' controls:
+  /// intensity scales, the others add).
+  static let parameterIDs: [String: (id: DynamicParameterID, range: ClosedRange<Double>)] = [
+    "intensity": (.hapticIntensityControl, 0...1), "sharpness": (.hapticSharpnessControl, -1...1),
+    "attack": (.hapticAttackTimeControl, -1...1), "decay": (.hapticDecayTimeControl, -1...1),
+    "release": (.hapticReleaseTimeControl, -1...1),
+  ]
+
+  /// Player action `verb` with its `fields`.
+  static func action(_ verb: String, _ fields: RequestFields) throws(ServerError) -> PlayerAction {
+    switch verb {
+    case "start":
+      return .start(
+        delay: try fields.number("delay", in: 0...60, meaning: "seconds from 0 to 60") ?? 0,
+        offset: try fields.number("offset", in: 0...86_400, meaning: "seconds from 0 to 86400") ?? 0)
+    case "stop": return .stop(delay: try fields.number("delay", in: 0...60, meaning: "seconds from 0 to 60") ?? 0)
+    case "pause": return .pause
+    case "resume": return .resume
+    case "seek":
+      guard let offset = try fields.number("offset", in: 0...86_400, meaning: "seconds from 0 to 86400") else {
+        throw ServerError(.badRequest, field: "offset", "seek needs an offset (seconds into the pattern)")
+      }
+      return .seek(offset: offset)
+    case "parameters":
+      var parameters: [DynamicParameter] = []
+      for (name, entry) in parameterIDs.sorted(by: { $0.key < $1.key }) {
+        let meaning = "a number from \(entry.range.lowerBound) to \(entry.range.upperBound)"
+        if let value = try fields.number(name, in: entry.range, meaning: meaning) {
+          parameters.append(DynamicParameter(entry.id, value: value, time: 0))
+        }
+      }
+      guard !parameters.isEmpty else {
+        throw ServerError(
+          .badRequest, field: "parameters", "give at least one of \(parameterIDs.keys.sorted().joined(separator: ", "))")
+      }
+      return .parameters(parameters)
+    case "set": return try settings(fields)
+    default:
+      throw ServerError(.badRequest, field: "op", "unknown action \(verb)")
+    }
+  }
+
+  /// Loop and rate settings.
+  static func settings(_ fields: RequestFields) throws(ServerError) -> PlayerAction {
+    .set(
+      loop: try fields.bool("loop"),
+      loopEnd: try fields.number("loop_end", in: 0...86_400, meaning: "seconds from 0 to 86400"),
+      rate: try fields.number("rate", in: 1.0 / 64...64, meaning: "a rate from 1/64 to 64"))
+  }
+
+  /// The pattern `fields` name: a library `file`, a `preset` (with its `intensity`), or else the
+  /// document `document()` gives, in `format`.
+  static func patternSource(
+    _ fields: RequestFields, document: () async throws(ServerError) -> [UInt8]
+  ) async throws(ServerError) -> PatternSource {
+    let named = ["file", "preset"].filter(fields.has)
+    if named.count > 1 { throw ServerError(.badRequest, field: "preset", "give a file or a preset, not both") }
+    if let file = try fields.string("file") { return .file(file) }
+    if let preset = try fields.string("preset") {
+      return .preset(preset, intensity: try fields.number("intensity", in: 0...1, meaning: "a number from 0 to 1") ?? 1)
+    }
+    return .document(try await document(), try PatternSource.format(try fields.string("format")))
+  }
+
+  /// The `{player}` path parameter.
+  static func number(_ context: Context) throws(ServerError) -> Int {
+    let text = context.parameters.get("player") ?? ""
+    guard let number = Int(text), number > 0 else {
+      throw ServerError(.badRequest, field: "player", "a player is a number from 1, not \(text)")
+    }
+    return number
+  }
+}

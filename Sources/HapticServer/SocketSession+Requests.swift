@@ -1,0 +1,116 @@
+import Foundation
+import HapticLocks
+
+/// A WebSocket client's requests (``ServerSocket``).
+extension SocketSession {
+  /// `reply` and `error` messages.
+  struct Reply: Encodable {
+    var type = "reply"
+    var id: JSONValue?
+    var op: String
+    var player: PlayerInfo?
+    var board: String?
+  }
+
+  struct Failure: Encodable {
+    struct Detail: Encodable {
+      var code: ServerError.Code
+      var field: String?
+      var message: String
+    }
+    var type = "error"
+    var id: JSONValue?
+    var op: String?
+    var error: Detail
+  }
+
+  /// Handles one message: a JSON object with `op` (and `id`, echoed in the reply).
+  func handle(_ bytes: [UInt8]) async {
+    var id: JSONValue?
+    var op: String?
+    do {
+      let object: JSONValue
+      do {
+        object = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+      } catch {
+        throw ServerError(.badRequest, field: "message", "the message is not JSON (\(JSONValue.describe(error)))")
+      }
+      guard case .object(var members) = object else {
+        throw ServerError(.badRequest, field: "message", "a message is a JSON object with an op")
+      }
+      id = members.removeValue(forKey: "id")
+      guard case .string(let name) = members.removeValue(forKey: "op") else {
+        throw ServerError(.badRequest, field: "op", "a message needs an op (a string)")
+      }
+      op = name
+      if let reply = try await perform(name, members), id != nil {
+        var answer = reply
+        answer.id = id
+        send(answer)
+      }
+    } catch let error as ServerError {
+      send(Failure(id: id, op: op, error: .init(code: error.code, field: error.field, message: error.message)))
+    } catch {
+      send(Failure(id: id, op: op, error: .init(code: .badRequest, field: nil, message: "\(error)")))
+    }
+  }
+
+  /// Request `op` with its fields; the reply to send when the request has an id.
+  private func perform(_ op: String, _ members: [String: JSONValue]) async throws(ServerError) -> Reply? {
+    switch op {
+    case "subscribe", "unsubscribe":
+      let fields = try RequestFields(object: members, allowed: ["board"])
+      guard let board = try fields.string("board") else {
+        throw ServerError(.badRequest, field: "board", "\(op) needs a board")
+      }
+      _ = try hub.board(board)
+      subscribed.withLock { boards in
+        boards.removeAll { $0 == board }
+        if op == "subscribe" { boards.append(board) }
+      }
+      return Reply(op: op, board: board)
+    case "play":
+      let fields = try RequestFields(
+        object: members, allowed: PlayerOptions.fields.union(BoardServer.sourceFields).union(["board", "document"]))
+      guard let board = try fields.string("board") else {
+        throw ServerError(.badRequest, field: "board", "play needs a board")
+      }
+      let info = try hub.board(board)
+      let source = try await BoardServer.patternSource(fields) { () throws(ServerError) in
+        guard let document = try fields.object("document") else {
+          throw ServerError(.badRequest, field: "document", "play needs a document (AHAP or .haptic), a file or a preset")
+        }
+        return Array(JSONValue.object(document).jsonText.utf8)
+      }
+      let options = try PlayerOptions(fields, channelCount: info.channels.count)
+      let (pattern, name) = try source.load(library: library)
+      let player = try hub.createPlayer(on: board, pattern: pattern, source: name, options: options, owner: client)
+      return Reply(op: op, player: player)
+    case "adopt":
+      return Reply(op: op, player: try hub.adopt(try Self.player(members, allowed: []).number, by: client))
+    case "delete":
+      try hub.remove(try Self.player(members, allowed: []).number)
+      return Reply(op: op)
+    default:
+      guard let allowed = BoardServer.actionFields[op] else {
+        throw ServerError(
+          .badRequest, field: "op",
+          "unknown op \(op) (ops: subscribe, unsubscribe, play, start, stop, pause, resume, seek, set, parameters, delete, adopt)")
+      }
+      let (number, fields) = try Self.player(members, allowed: allowed)
+      return Reply(op: op, player: try hub.control(number, try BoardServer.action(op, fields)))
+    }
+  }
+
+  /// The `player` a request names, and its other fields.
+  private static func player(
+    _ members: [String: JSONValue], allowed: Set<String>
+  ) throws(ServerError) -> (number: Int, fields: RequestFields) {
+    var rest = members
+    guard case .number(let value) = rest.removeValue(forKey: "player"), let number = Int(exactly: value), number > 0
+    else {
+      throw ServerError(.badRequest, field: "player", "the request needs a player (a number from 1)")
+    }
+    return (number, try RequestFields(object: rest, allowed: allowed))
+  }
+}
