@@ -6,14 +6,16 @@ import HapticServer
 import Hummingbird
 import Logging
 
-/// `hapticctl serve [--listen HOST:PORT] [--sim ID]… [--token T]` (issue 28, in progress:
-/// docs/api.yaml lists what it serves so far).
+/// `hapticctl serve [--listen HOST:PORT] [--sim ID]… [--port P]… [--board ID]… [--scan]
+/// [--library DIR] [--token T]` (issue 28; the API: docs/api.yaml).
 struct Serve: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
     abstract: "Keep boards open and serve them over HTTP until terminated.",
     discussion: """
-      Opens every board given (--sim ID for a simulated one) once and serves the HTTP API \
+      Opens every board given once (--sim ID for a simulated one, --port PATH for a serial \
+      one, --scan for the USB ports of known boards); a serial board that goes away is opened \
+      again when its port comes back. Serves the HTTP API \
       (docs/api.yaml): boards, players (start, stop, pause, resume, seek, loop, rate, live \
       parameters) of AHAP or .haptic documents, library files (--library DIR) and presets, and \
       the WebSocket /v1/ws (events, live parameters, a 200 Hz stream of each board). Prints \
@@ -27,6 +29,18 @@ struct Serve: ParsableCommand {
 
   @Option(help: "Serve a simulated board of this id (repeat for more).")
   var sim: [String] = []
+
+  @Option(help: "Serve the board on this serial port or pseudo-terminal (repeat for more).")
+  var port: [String] = []
+
+  @Option(help: "The board file of each --port, in order (default: the one its capabilities and USB ids name).")
+  var board: [String] = []
+
+  @Option(parsing: .unconditional, help: "Baud rate of the serial ports.")
+  var baud = 115_200
+
+  @Flag(help: "Also serve every USB port whose VID:PID belongs to a known board file.")
+  var scan = false
 
   @Option(help: "The token every request must carry (required off loopback).")
   var token: String?
@@ -51,7 +65,11 @@ struct Serve: ParsableCommand {
     if token == nil && !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
       throw ValidationError("--listen \(listen) is not loopback: give --token so that only its holders can drive the boards")
     }
-    if sim.isEmpty { throw ValidationError("no board to serve: give --sim ID") }
+    if sim.isEmpty && port.isEmpty && !scan { throw ValidationError("no board to serve: give --sim ID, --port PATH or --scan") }
+    if !board.isEmpty && board.count != port.count {
+      throw ValidationError("--board names the board file of each --port, in order: give one per port (\(port.count)) or none")
+    }
+    if baud == 1200 { throw ValidationError("--baud 1200 resets some boards (it is their bootloader's signal)") }
   }
 
   func run() throws {
@@ -63,9 +81,7 @@ struct Serve: ParsableCommand {
     }
     let hub = BoardHub()
     defer { hub.close() }
-    for id in sim {
-      try hub.addSimulated(try PatternLoading.profile(id, boards: boardOptions))
-    }
+    try ServedBoards(options: self).open(into: hub)
     let (host, port) = try address
     // Hummingbird's own notes (warnings and worse) go to standard error; standard output
     // carries the address line only.

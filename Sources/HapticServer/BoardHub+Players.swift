@@ -28,7 +28,7 @@ extension BoardHub {
   public func createPlayer(
     on id: String, pattern: HapticPattern, source: String, options: PlayerOptions, owner: Int? = nil
   ) throws(ServerError) -> PlayerInfo {
-    let board = try served(id)
+    let board = try running(id)
     let player: HapticAdvancedPatternPlayer
     do {
       player = try board.engine.makeAdvancedPlayer(with: pattern, channels: options.channels)
@@ -63,7 +63,7 @@ extension BoardHub {
   ///
   /// - Throws: ``ServerError`` `notFound` (board), `boardFailed` (the engine refused).
   public func play(_ pattern: HapticPattern, on id: String) throws(ServerError) -> Int {
-    let engine = try served(id).engine
+    let engine = try running(id).engine
     do {
       try engine.makePlayer(with: pattern).start(atTime: 0)
     } catch {
@@ -135,7 +135,10 @@ extension BoardHub {
     do {
       switch action {
       case .start(let delay, let offset):
-        state.withLock { $0.players[number]?.failure = nil }
+        state.withLock { state in
+          state.players[number]?.failure = nil
+          state.players[number]?.ended = false
+        }
         try start(player, on: engine, delay: delay, offset: offset)
         change = "started"
       case .stop(let delay):
@@ -201,7 +204,8 @@ extension BoardHub {
   /// A player's completion: finished, or failed with `error` (the board reset or went away).
   private func completed(_ number: Int, error: (any Error)?) {
     let served = state.withLock { state -> ServedPlayer? in
-      if let error { state.players[number]?.failure = "\(error)" }
+      guard let served = state.players[number], !served.ended, served.failure == nil else { return nil }
+      if let error { state.players[number]?.failure = "\(error)" } else { state.players[number]?.ended = true }
       return state.players[number]
     }
     guard let served else { return }

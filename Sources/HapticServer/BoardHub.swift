@@ -13,12 +13,14 @@ public final class BoardHub: Sendable {
     let id: String
     let name: String
     let source: String
-    let profile: BoardProfile
-    let engine: HapticEngine
-    let link: any BoardLink
+    var profile: BoardProfile
+    var engine: HapticEngine
+    var link: any BoardLink
     /// Each channel's felt level and drive now, where the board is simulated in process.
-    let sample: (@Sendable () -> [(envelope: Double, level: Double, frequency: Double)])?
+    var sample: (@Sendable () -> [(envelope: Double, level: Double, frequency: Double)])?
     var state = "running"
+    /// Opens the board again after it went away (a serial board), if it can be.
+    var reopen: (@Sendable () throws(ServerError) -> OpenedBoard)?
   }
 
   struct State: Sendable {
@@ -56,8 +58,11 @@ public final class BoardHub: Sendable {
   /// Serves a started `engine` over `link` on a board of `profile` found at `source` (`sim`, a
   /// port path); its id is the profile's, numbered when taken (`sim-lra-2`). Returns the id.
   @discardableResult
-  public func add(_ engine: HapticEngine, link: any BoardLink, profile: BoardProfile, source: String) -> String {
-    let sample = (link as? SimulatorBoardLink).map { link in { @Sendable in link.channelsNow } }
+  public func add(
+    _ engine: HapticEngine, link: any BoardLink, profile: BoardProfile, source: String,
+    reopen: (@Sendable () throws(ServerError) -> OpenedBoard)? = nil
+  ) -> String {
+    let sample = Self.sampler(link)
     let id = state.withLock { state in
       let taken = Set(state.boards.map(\.id))
       var id = profile.id
@@ -67,13 +72,25 @@ public final class BoardHub: Sendable {
         number += 1
       }
       state.boards.append(
-        Served(id: id, name: profile.name, source: source, profile: profile, engine: engine, link: link, sample: sample))
+        Served(
+          id: id, name: profile.name, source: source, profile: profile, engine: engine, link: link, sample: sample,
+          reopen: reopen))
       return id
     }
-    engine.resetHandler = { [weak self] in self?.boardReset(id) }
-    engine.stoppedHandler = { [weak self] reason in self?.boardStopped(id, reason: reason) }
+    watch(engine, id)
     events.publish(.board(id: id, event: "connected", message: "\(profile.name) at \(source)"))
     return id
+  }
+
+  /// Each channel's felt level and drive, read from an in-process simulated board.
+  static func sampler(_ link: any BoardLink) -> (@Sendable () -> [(envelope: Double, level: Double, frequency: Double)])? {
+    (link as? SimulatorBoardLink).map { link in { @Sendable in link.channelsNow } }
+  }
+
+  /// Hears board `id`'s resets and stops.
+  func watch(_ engine: HapticEngine, _ id: String) {
+    engine.resetHandler = { [weak self] in self?.boardReset(id) }
+    engine.stoppedHandler = { [weak self] reason in self?.boardStopped(id, reason: reason) }
   }
 
   /// The boards served, in the order they were added, as clients see them now.
@@ -119,7 +136,8 @@ public final class BoardHub: Sendable {
     switch reason {
     case .boardDisconnected:
       setState(id, "gone")
-      events.publish(.board(id: id, event: "gone", message: "the board went away"))
+      events.publish(.board(id: id, event: "gone", message: "the board went away; its players ended"))
+      reconnect(id)
     case .boardReset, .idleTimeout, .notifyWhenFinished:
       return
     case .systemError:
@@ -128,7 +146,7 @@ public final class BoardHub: Sendable {
     }
   }
 
-  private func setState(_ id: String, _ value: String) {
+  func setState(_ id: String, _ value: String) {
     state.withLock { state in
       if let index = state.boards.firstIndex(where: { $0.id == id }) { state.boards[index].state = value }
     }

@@ -80,11 +80,14 @@ struct ServedPlayer: Sendable {
   var owner: Int?
   /// Why it ended with an error, once it has.
   var failure: String?
+  /// It played to its end (or was stopped) since it last started: a board that goes away later
+  /// does not fail it.
+  var ended = false
 
   /// The player as clients see it now.
   var info: PlayerInfo {
     let position = player.position
-    let state = failure != nil ? "failed" : (position?.state ?? .idle).rawValue
+    let state = failure != nil ? "failed" : position?.state.rawValue ?? (ended ? "finished" : "idle")
     return PlayerInfo(
       id: id, board: board, channels: channels, source: source, duration: player.pattern.duration, state: state,
       offset: position?.offset ?? 0, rate: player.playbackRate, loop: player.loopEnabled, loopEnd: player.loopEnd,
@@ -93,6 +96,6 @@ struct ServedPlayer: Sendable {
 
   /// Whether it has nothing more to play (finished, failed, or idle and never to start).
   var isDone: Bool {
-    failure != nil || player.position.map { $0.state == .finished } ?? true
+    failure != nil || ended || player.position.map { $0.state == .finished } ?? true
   }
 }

@@ -54,4 +54,57 @@ struct ServeCommandTests {
     #expect(with == 200)
     #expect(server.terminate().status == 0)
   }
+
+  /// Board `id`'s `state` as `GET /v1/boards/{id}` reports it, polled until it is `wanted` or
+  /// `seconds` pass.
+  static func state(_ base: String, _ id: String, becomes wanted: String, within seconds: Double) async throws -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    var last = ""
+    repeat {
+      let (_, body) = try await request(base, "/v1/boards/\(id)")
+      let board = (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["board"] as? [String: Any]
+      last = board?["state"] as? String ?? body
+      if last == wanted { return last }
+      try await Task.sleep(for: .milliseconds(50))
+    } while Date() < deadline
+    return last
+  }
+
+  @Test("A serial board (sim serve on a pseudo-terminal): served by its port; unplugged it is gone (502), and it is served again when its port comes back")
+  func serialBoardComesBack() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-port-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let port = folder.appendingPathComponent("board").path
+    let board = try BackgroundCLI(["sim", "serve", "--link", port])
+    let server = try BackgroundCLI(["serve", "--port", port, "--listen", "127.0.0.1:0"])
+    defer { _ = server.terminate() }
+    let base = String(server.firstLine.dropFirst("listening on ".count))
+    let (status, boards) = try await Self.request(base, "/v1/boards")
+    #expect(status == 200 && boards.contains(#""source":"\#(port)""#) && boards.contains(#""id":"sim-lra""#), "\(boards)")
+    let tap = try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap"))
+    #expect(try await Self.request(base, "/v1/boards/sim-lra/play", method: .post, body: tap).0 == 201)
+
+    _ = board.terminate()
+    #expect(try await Self.state(base, "sim-lra", becomes: "gone", within: 3) == "gone")
+    let (refused, error) = try await Self.request(base, "/v1/boards/sim-lra/play", method: .post, body: tap)
+    #expect(refused == 502 && error.contains("is gone"), "\(refused) \(error)")
+
+    let again = try BackgroundCLI(["sim", "serve", "--link", port])
+    defer { _ = again.terminate() }
+    #expect(try await Self.state(base, "sim-lra", becomes: "running", within: 5) == "running")
+    #expect(try await Self.request(base, "/v1/boards/sim-lra/play", method: .post, body: tap).0 == 201)
+    let end = server.terminate()
+    #expect(end.status == 0, "\(end.stderr)")
+  }
+
+  @Test("Usage errors: no board, a --board per --port, a port that does not open")
+  func usage() throws {
+    let none = try CLIRunner.run(["serve"])
+    #expect(none.status == 64 && none.stderr.contains("--sim ID, --port PATH or --scan"), "\(none.stderr)")
+    let boards = try CLIRunner.run(["serve", "--port", "/dev/null", "--board", "sim-lra", "--board", "sim-erm"])
+    #expect(boards.status == 64 && boards.stderr.contains("one per port"), "\(boards.stderr)")
+    let missing = try CLIRunner.run(["serve", "--port", "/nonexistent/ttyACM9", "--listen", "127.0.0.1:0"])
+    #expect(missing.status == 1 && missing.stderr.contains("cannot open /nonexistent/ttyACM9"), "\(missing.stderr)")
+  }
 }
