@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "HapticBoards", targets: ["HapticBoards"]),
     .library(name: "HapticAudio", targets: ["HapticAudio"]),
     .library(name: "CoreHapticsCompat", targets: ["CoreHapticsCompat"]),
+    .library(name: "HapticServerClient", targets: ["HapticServerClient"]),
     .library(name: "HapticServer", targets: ["HapticServer"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
@@ -36,6 +37,7 @@ let package = Package(
     // `hapticctl serve`: the board server's HTTP and WebSocket API (issue 28).
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
@@ -107,12 +109,23 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       ]),
+    // A client of a running server (`send --server`, apps): HTTP for the boards, the WebSocket for
+    // players.
+    .target(
+      name: "HapticServerClient",
+      dependencies: [
+        "HapticServer", "HapticCore", "HapticLocks",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
     .target(
       name: "HapticCLI",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
         "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio", "HapticLocks", "HapticServer",
+        "HapticServerClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),

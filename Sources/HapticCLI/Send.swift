@@ -9,7 +9,8 @@ import HapticEngineSimulator
 import HapticRenderer
 import HapticWire
 
-/// `hapticctl send (FILE | --channel LIST FILE… | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID]) …`.
+/// `hapticctl send (FILE | --channel LIST FILE… | --preset NAME | --rom N) (--port PATH [--baud N] | --sim [--board ID] |
+/// --server URL [--board ID]) …`.
 struct Send: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "send",
@@ -26,6 +27,10 @@ struct Send: ParsableCommand {
       --channel LIST FILE plays FILE on those channels only (LIST: 0, or 0,1); repeat it to play \
       several files on several channels, started on the same board frame (send --channel 0 \
       A.ahap --channel 1 B.ahap). Without it a file plays on every channel.
+      --server URL plays through a running hapticctl serve (its board stays open: no set-up, no \
+      reset): FILE or --preset, with --board (the server's board id), --loop, --loop-end, \
+      --rate, --seek, --at, --live and --json; Ctrl-C or the end of the command stops the \
+      player on the server.
       """)
 
   @Argument(help: "The AHAP or .haptic file to play (on every channel).", completion: .file(extensions: ["ahap", "json", "haptic"]))
@@ -53,7 +58,13 @@ struct Send: ParsableCommand {
   @Flag(help: "Play on the in-process simulator.")
   var sim = false
 
-  @Option(help: "Simulated board with --sim (any board: hapticctl boards list).")
+  @Option(help: "Play through a running hapticctl serve at this URL (http://HOST:PORT) instead of opening the port.")
+  var server: String?
+
+  @Option(help: "The token of --server (when it was started with one).")
+  var token: String?
+
+  @Option(help: "Simulated board with --sim (any board: hapticctl boards list); with --server, the server's board (default: its only one).")
   var board = "sim-lra"
 
   @Flag(help: "Loop until stopped (Ctrl-C, or `stop` with --live).")
@@ -100,7 +111,10 @@ struct Send: ParsableCommand {
     let sources = [file != nil, preset != nil, rom != nil, !channelPlays.isEmpty].filter { $0 }.count
     guard sources == 1 else { throw ValidationError("give exactly one of FILE, --channel LIST FILE, --preset NAME or --rom N") }
     _ = try channelFiles()
-    guard (connection.port != nil) != sim else { throw ValidationError("give exactly one of --port PATH or --sim") }
+    guard [connection.port != nil, sim, server != nil].filter({ $0 }).count == 1 else {
+      throw ValidationError("give exactly one of --port PATH, --sim or --server URL")
+    }
+    if server != nil { try validateForServer() }
     if let preset, HapticPresets.pattern(preset) == nil {
       let names = HapticPresets.all.map(\.name).joined(separator: ", ")
       throw ValidationError("unknown preset '\(preset)' (presets: \(names))")
@@ -137,6 +151,7 @@ struct Send: ParsableCommand {
   }
 
   func run() throws {
+    if let server { return try runOnServer(server) }
     var plays: [ChannelPlay] = []
     if let file {
       plays = [ChannelPlay(pattern: resolvingWaveforms(try PatternLoading.load(file, reading: reading).pattern, file: file))]

@@ -59,7 +59,8 @@ extension BoardHub {
   }
 
   /// Plays `pattern` on board `id` now and forgets the player (the engine plays a released
-  /// player to its end): nothing is held per play. Returns the play's number.
+  /// player to its end): nothing is held per play. Returns the play's number (its own count,
+  /// not a player's).
   ///
   /// - Throws: ``ServerError`` `notFound` (board), `boardFailed` (the engine refused).
   public func play(_ pattern: HapticPattern, on id: String) throws(ServerError) -> Int {
@@ -70,8 +71,8 @@ extension BoardHub {
       throw ServerError(.boardFailed, field: id, "\(error)")
     }
     return state.withLock { state in
-      defer { state.nextPlayer += 1 }
-      return state.nextPlayer
+      defer { state.nextPlay += 1 }
+      return state.nextPlay
     }
   }
 
@@ -180,7 +181,7 @@ extension BoardHub {
     }
     try? served.player.stop(atTime: 0)
     var info = served.info
-    info.state = "finished"
+    if info.state != "failed" { info.state = "finished" }
     events.publish(.player(change: "deleted", info))
   }
 
@@ -198,7 +199,9 @@ extension BoardHub {
       return true
     }
     guard found else { throw ServerError(.notFound, field: "player", "no player \(number)") }
-    return try player(number)
+    let info = try player(number)
+    events.publish(.player(change: "adopted", info))
+    return info
   }
 
   /// A player's completion: finished, or failed with `error` (the board reset or went away).

@@ -27,6 +27,7 @@ public final class BoardHub: Sendable {
     var boards: [Served] = []
     var players: [Int: ServedPlayer] = [:]
     var nextPlayer = 1
+    var nextPlay = 1
     var closed = false
   }
 
@@ -105,7 +106,7 @@ public final class BoardHub: Sendable {
 
   static func info(_ served: Served) -> BoardInfo {
     BoardInfo(
-      id: served.id, name: served.name, source: served.source, state: served.state,
+      id: served.id, name: served.name, source: served.source, state: served.state, profile: served.profile,
       capabilities: served.engine.capabilities, report: served.engine.report, statistics: served.link.statistics)
   }
 

@@ -1,4 +1,5 @@
 public import HapticEngine
+public import HapticRenderer
 public import HapticWire
 
 /// What a client sees of a board: what it is, what it can do and how its link is doing
@@ -10,7 +11,7 @@ public struct BoardInfo: Sendable, Codable, Equatable {
     public var kind: String
     /// Its resonance (LRA) or rated vibration frequency (ERM), Hz.
     public var resonantHz: Double
-    /// The drive frequencies the board takes, Hz (nil: no frequency control).
+    /// The drive frequencies the renderer uses, Hz (nil: no frequency control).
     public var bandHz: [Int]?
     /// Bits of drive amplitude.
     public var amplitudeBits: Int
@@ -78,17 +79,21 @@ public struct BoardInfo: Sendable, Codable, Equatable {
 
   /// The info of a board whose engine reports `report` over a link with `statistics`.
   init(
-    id: String, name: String, source: String, state: String, capabilities: BoardCapabilities,
+    id: String, name: String, source: String, state: String, profile: BoardProfile, capabilities: BoardCapabilities,
     report: HapticEngine.Report, statistics: BoardLinkStatistics
   ) {
     self.id = id
     self.name = name
     self.source = source
     self.state = state
-    channels = capabilities.channels.filter { $0.kind != .none }.map { channel in
+    // The profile's channels: the numbers players name (the renderer's, with the board's f0
+    // and drive band as its board file and calibration say).
+    let reported = capabilities.channels.filter { $0.kind != .none }
+    channels = profile.channels.enumerated().map { index, channel in
       Channel(
         kind: channel.kind == .erm ? "ERM" : "LRA", resonantHz: channel.resonantFrequency,
-        bandHz: channel.frequencyRange.map { [$0.lowerBound, $0.upperBound] }, amplitudeBits: channel.amplitudeBits)
+        bandHz: channel.frequencyControl.map { [Int($0.lowerBound.rounded()), Int($0.upperBound.rounded())] },
+        amplitudeBits: index < reported.count ? reported[index].amplitudeBits : 8)
     }
     firmware = "\(capabilities.firmwareName) \(capabilities.firmwareVersion)"
     protocolVersion = Int(capabilities.protocolVersion)

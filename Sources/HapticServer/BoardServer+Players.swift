@@ -11,7 +11,10 @@ extension BoardServer {
       let id = try context.parameters.require("id")
       let board = try hub.board(id)
       let fields = try RequestFields(query: query(request), allowed: PlayerOptions.fields.union(sourceFields))
-      let source = try await patternSource(fields) { () async throws(ServerError) in try await body(request) }
+      let source = try await patternSource(fields, documentField: "body") { () async throws(ServerError) -> [UInt8]? in
+        let bytes = try await body(request)
+        return bytes.allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) } ? nil : bytes
+      }
       let options = try PlayerOptions(fields, channelCount: board.channels.count)
       let (pattern, name) = try source.load(library: library)
       return try json(["player": try hub.createPlayer(on: id, pattern: pattern, source: name, options: options)], status: .created)
@@ -27,8 +30,9 @@ extension BoardServer {
       return Response(status: .noContent)
     }
     router.patch("v1/players/:player") { request, context -> Response in
+      let player = try hub.player(try number(context)).id
       let fields = try RequestFields(json: try await body(request), allowed: ["loop", "loop_end", "rate"])
-      return try json(["player": try hub.control(try number(context), try settings(fields))])
+      return try json(["player": try hub.control(player, try settings(fields))])
     }
     for verb in ["start", "stop", "pause", "resume", "seek", "parameters"] {
       router.post("v1/players/:player/\(verb)") { request, context -> Response in
@@ -89,24 +93,40 @@ extension BoardServer {
 
   /// Loop and rate settings.
   static func settings(_ fields: RequestFields) throws(ServerError) -> PlayerAction {
-    .set(
+    guard ["loop", "loop_end", "rate"].contains(where: fields.has) else {
+      throw ServerError(.badRequest, field: "body", "give at least one of loop, loop_end, rate")
+    }
+    return .set(
       loop: try fields.bool("loop"),
       loopEnd: try fields.number("loop_end", in: 0...86_400, meaning: "seconds from 0 to 86400"),
       rate: try fields.number("rate", in: 1.0 / 64...64, meaning: "a rate from 1/64 to 64"))
   }
 
   /// The pattern `fields` name: a library `file`, a `preset` (with its `intensity`), or else the
-  /// document `document()` gives, in `format`.
+  /// document `document()` gives (nil: none was sent; `documentField` names it), in `format`.
   static func patternSource(
-    _ fields: RequestFields, document: () async throws(ServerError) -> [UInt8]
+    _ fields: RequestFields, documentField: String, document: () async throws(ServerError) -> [UInt8]?
   ) async throws(ServerError) -> PatternSource {
     let named = ["file", "preset"].filter(fields.has)
     if named.count > 1 { throw ServerError(.badRequest, field: "preset", "give a file or a preset, not both") }
+    let sent = try await document()
+    if !named.isEmpty {
+      if sent != nil {
+        throw ServerError(.badRequest, field: documentField, "give a document or a \(named[0]), not both")
+      }
+      if fields.has("format") { throw ServerError(.badRequest, field: "format", "format applies to a document only") }
+    }
+    if fields.has("intensity") && !fields.has("preset") {
+      throw ServerError(.badRequest, field: "intensity", "intensity scales a preset: give preset too")
+    }
     if let file = try fields.string("file") { return .file(file) }
     if let preset = try fields.string("preset") {
       return .preset(preset, intensity: try fields.number("intensity", in: 0...1, meaning: "a number from 0 to 1") ?? 1)
     }
-    return .document(try await document(), try PatternSource.format(try fields.string("format")))
+    guard let sent else {
+      throw ServerError(.badRequest, field: documentField, "give a document (AHAP or .haptic), a file or a preset")
+    }
+    return .document(sent, try PatternSource.format(try fields.string("format")))
   }
 
   /// The `{player}` path parameter.

@@ -40,7 +40,7 @@ public enum BoardServer {
       let fields = try RequestFields(query: query(request), allowed: ["format"])
       let format = try PatternSource.format(try fields.string("format"))
       let pattern = try PatternSource.read(try await body(request), format: format, file: "body").pattern
-      return try json(["player": try hub.play(pattern, on: id)], status: .created)
+      return try json(["play": try hub.play(pattern, on: id)], status: .created)
     }
     router.post("v1/patterns/validate") { request, _ -> Response in
       let fields = try RequestFields(query: query(request), allowed: ["format"])

@@ -42,7 +42,8 @@ enum PatternSource: Sendable {
       return try PatternFileReader(format: format).read(bytes, file: file)
     } catch {
       let first = error.errors.first
-      throw ServerError(.badRequest, field: first?.path ?? file, first.map { "\($0)" } ?? "\(error)")
+      let path = first?.path ?? ""
+      throw ServerError(.badRequest, field: path.isEmpty ? file : path, first.map { "\($0)" } ?? "\(error)")
     }
   }
 
@@ -80,9 +81,10 @@ public struct PatternLibrary: Sendable {
       return []
     }
     let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+    // Named as found (a link by its own name), listed only when what it names is inside.
     return walker.compactMap { $0 as? URL }.filter { PatternFormat(extensionOf: $0.path) != nil }
-      .map { $0.resolvingSymlinksInPath().standardizedFileURL.path }
-      .filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+      .map { $0.standardizedFileURL.path }.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+      .filter { (try? resolve($0)) != nil }.sorted()
   }
 
   /// The pattern of file `name` (relative to the library).
@@ -98,7 +100,8 @@ public struct PatternLibrary: Sendable {
       return try PatternFileReader().read(contentsOf: path).pattern
     } catch {
       let first = error.errors.first
-      throw ServerError(.badRequest, field: first?.path ?? "file", "\(name): \(first.map { "\($0)" } ?? "\(error)")")
+      let path = first?.path ?? ""
+      throw ServerError(.badRequest, field: path.isEmpty ? "file" : path, "\(name): \(first.map { "\($0)" } ?? "\(error)")")
     }
   }
 

@@ -36,7 +36,8 @@ struct RequestFields {
   /// The fields of a query (`?rate=0.5&loop=true`), of which only `allowed` may appear.
   init(query: [(key: String, value: String)], allowed: Set<String>) throws(ServerError) {
     var values: [String: JSONValue] = [:]
-    for (key, value) in query {
+    // `access_token` is the token's (``TokenMiddleware``), not the request's.
+    for (key, value) in query where key != "access_token" {
       if values[key] != nil { throw ServerError(.badRequest, field: key, "\(key) is given twice") }
       values[key] = .string(value)
     }
@@ -91,15 +92,6 @@ struct RequestFields {
     return text
   }
 
-  /// A JSON object, or nil when absent.
-  func object(_ key: String) throws(ServerError) -> [String: JSONValue]? {
-    guard let raw = values[key] else { return nil }
-    guard case .object(let object) = raw else {
-      throw ServerError(.badRequest, field: key, "\(key) must be a JSON object")
-    }
-    return object
-  }
-
   /// Channel numbers (`[0, 1]`, or `0,1` in a query), each in `0..<count`, without repeats.
   func channels(_ key: String, count: Int) throws(ServerError) -> [Int]? {
     guard let raw = values[key] else { return nil }
@@ -116,7 +108,7 @@ struct RequestFields {
       throw ServerError(
         .badRequest, field: key, "\(key) must list distinct channels from 0 to \(count - 1), not \(Self.show(raw))")
     }
-    return numbers
+    return numbers.sorted()
   }
 
   /// A value as a client wrote it (shortened), for a message.

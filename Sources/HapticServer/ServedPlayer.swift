@@ -90,7 +90,7 @@ struct ServedPlayer: Sendable {
     let state = failure != nil ? "failed" : position?.state.rawValue ?? (ended ? "finished" : "idle")
     return PlayerInfo(
       id: id, board: board, channels: channels, source: source, duration: player.pattern.duration, state: state,
-      offset: position?.offset ?? 0, rate: player.playbackRate, loop: player.loopEnabled, loopEnd: player.loopEnd,
+      offset: ((position?.offset ?? 0) * 1e4).rounded() / 1e4, rate: player.playbackRate, loop: player.loopEnabled, loopEnd: player.loopEnd,
       owner: owner, error: failure)
   }
 

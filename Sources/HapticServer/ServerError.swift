@@ -5,7 +5,7 @@ public import Hummingbird
 /// HTTP status.
 public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
   /// What went wrong.
-  public enum Code: String, Sendable, Codable {
+  public enum Code: String, Sendable, Codable, CaseIterable {
     /// The request is malformed or names something invalid (400).
     case badRequest = "bad_request"
     /// A token is required and the request's is missing or wrong (401).
@@ -20,6 +20,9 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
     case tooMany = "too_many"
     /// The board failed the request (502).
     case boardFailed = "board_failed"
+    /// A client could not reach the server, or could not read its answer (never sent by a
+    /// server; 503 where a status is needed).
+    case unreachable
   }
 
   /// The code.
@@ -48,6 +51,7 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
     case .tooLarge: .contentTooLarge
     case .tooMany: .tooManyRequests
     case .boardFailed: .badGateway
+    case .unreachable: .serviceUnavailable
     }
   }
 

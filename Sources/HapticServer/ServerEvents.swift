@@ -6,7 +6,8 @@ public enum ServerEvent: Sendable, Equatable, Encodable {
   /// A board event: `connected`, `reset` (it restarted: its players failed, the server started
   /// its engine again), `gone` (the link went away), `failed` (the engine could not go on).
   case board(id: String, event: String, message: String)
-  /// A player changed: created, started, paused, resumed, sought, finished, failed, deleted.
+  /// A player changed: created, started, stopped, paused, resumed, sought, changed (loop or
+  /// rate), adopted, finished, failed, deleted.
   case player(change: String, PlayerInfo)
 
   private enum Keys: String, CodingKey { case type, board, event, message, change, player }

@@ -76,11 +76,16 @@ extension SocketSession {
         throw ServerError(.badRequest, field: "board", "play needs a board")
       }
       let info = try hub.board(board)
-      let source = try await BoardServer.patternSource(fields) { () throws(ServerError) in
-        guard let document = try fields.object("document") else {
-          throw ServerError(.badRequest, field: "document", "play needs a document (AHAP or .haptic), a file or a preset")
+      let source = try await BoardServer.patternSource(fields, documentField: "document") {
+        () throws(ServerError) -> [UInt8]? in
+        // A string is the document's text as written (errors then point into it); an object is
+        // re-encoded (compact, keys sorted: line:column refer to that).
+        switch members["document"] {
+        case nil: return nil
+        case .string(let text)?: return Array(text.utf8)
+        case .object(let document)?: return Array(JSONValue.object(document).jsonText.utf8)
+        default: throw ServerError(.badRequest, field: "document", "document must be a JSON object or its text")
         }
-        return Array(JSONValue.object(document).jsonText.utf8)
       }
       let options = try PlayerOptions(fields, channelCount: info.channels.count)
       let (pattern, name) = try source.load(library: library)

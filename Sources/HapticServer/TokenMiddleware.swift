@@ -1,7 +1,8 @@
 public import Hummingbird
 
-/// Requires `Authorization: Bearer TOKEN` on every request (a server listening beyond loopback
-/// must be started with a token: issue 28).
+/// Requires `Authorization: Bearer TOKEN` on every request, or the query parameter
+/// `access_token=TOKEN` (RFC 6750 §2.3: a browser cannot set headers on a WebSocket); a server
+/// listening beyond loopback must be started with a token (issue 28).
 public struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
   /// The token every request must carry.
   public let token: String
@@ -14,10 +15,12 @@ public struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
   public func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    guard request.headers[.authorization] == "Bearer \(token)" else {
+    let query = request.uri.queryParameters.first { $0.key == "access_token" }.map { String($0.value) }
+    guard request.headers[.authorization] == "Bearer \(token)" || query == token else {
       throw ServerError(
         .unauthorized, field: "Authorization",
-        request.headers[.authorization] == nil ? "this server needs a token: send Authorization: Bearer TOKEN" : "wrong token")
+        request.headers[.authorization] == nil && query == nil
+          ? "this server needs a token: send Authorization: Bearer TOKEN (or ?access_token=TOKEN)" : "wrong token")
     }
     return try await next(request, context)
   }

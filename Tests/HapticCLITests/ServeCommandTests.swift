@@ -32,7 +32,7 @@ struct ServeCommandTests {
     #expect(status == 200 && boards.contains(#""id":"sim-lra""#), "\(status) \(boards)")
     let tap = try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap"))
     let (played, answer) = try await Self.request(base, "/v1/boards/sim-lra/play", method: .post, body: tap)
-    #expect(played == 201 && answer == #"{"player":1}"#, "\(played) \(answer)")
+    #expect(played == 201 && answer == #"{"play":1}"#, "\(played) \(answer)")
     let port = try #require(base.split(separator: ":").last)
     let second = try CLIRunner.run(["serve", "--sim", "sim-lra", "--listen", "127.0.0.1:\(port)"])
     #expect(second.status == 1 && second.stderr.contains("127.0.0.1:\(port) is in use"), "\(second.stderr)")
@@ -106,5 +106,32 @@ struct ServeCommandTests {
     #expect(boards.status == 64 && boards.stderr.contains("one per port"), "\(boards.stderr)")
     let missing = try CLIRunner.run(["serve", "--port", "/nonexistent/ttyACM9", "--listen", "127.0.0.1:0"])
     #expect(missing.status == 1 && missing.stderr.contains("cannot open /nonexistent/ttyACM9"), "\(missing.stderr)")
+  }
+
+  @Test("send --server plays through the server (its board stays open) and reports how the player ended; --live stop stops it")
+  func sendThroughServer() async throws {
+    let server = try BackgroundCLI(["serve", "--sim", "sim-lra", "--listen", "127.0.0.1:0", "--token", "t0k"])
+    defer { _ = server.terminate() }
+    let base = String(server.firstLine.dropFirst("listening on ".count))
+    let tap = CLIRunner.packageRoot.appendingPathComponent("Examples/tap.ahap").path
+    let played = try CLIRunner.run(["send", tap, "--server", base, "--token", "t0k", "--json"])
+    #expect(played.status == 0, "\(played.stdout)\(played.stderr)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any])
+    #expect(report["state"] as? String == "finished" && report["board"] as? String == "sim-lra", "\(report)")
+    let wall = try #require(report["wall_s"] as? Double)
+    #expect(wall < 2, "no port to open, no clock to sync: \(wall) s")
+
+    let looped = try CLIRunner.run(
+      ["send", "--preset", "success", "--loop", "--live", "--server", base, "--token", "t0k"], input: [(0.3, "stop")])
+    #expect(looped.status == 0 && looped.stdout.contains("finished"), "\(looped.stdout)\(looped.stderr)")
+
+    let wrongBoard = try CLIRunner.run(["send", tap, "--server", base, "--token", "t0k", "--board", "uno-hbridge"])
+    #expect(wrongBoard.status == 1 && wrongBoard.stderr.contains("serves no board uno-hbridge"), "\(wrongBoard.stderr)")
+    let noToken = try CLIRunner.run(["send", tap, "--server", base])
+    #expect(noToken.status == 1 && noToken.stderr.contains("token"), "\(noToken.stderr)")
+    let rom = try CLIRunner.run(["send", "--rom", "1", "--server", base])
+    #expect(rom.status == 64 && rom.stderr.contains("--rom is not served"), "\(rom.stderr)")
+    let (status, _) = try await Self.request(base, "/v1/boards?access_token=t0k")
+    #expect(status == 200, "the token as a query parameter (a browser's WebSocket cannot send the header)")
   }
 }

@@ -57,7 +57,7 @@ struct BoardServerTests {
       try await client.execute(uri: "/v1/boards/sim-lra/play", method: .post, body: ByteBuffer(string: Self.tap)) { response in
         #expect(response.status == .created)
         let answer = try Self.object(response.body)
-        #expect(answer["player"] as? Int == 1, "\(answer)")
+        #expect(answer["play"] as? Int == 1, "\(answer)")
       }
       // Real time: the transient reaches the board's drive (the lookahead is 30 ms).
       var waited = 0

@@ -116,6 +116,12 @@ struct PlayerAPITests {
         (.get, "/v1/players/seven", "", .badRequest, "player"),
         (.post, "/v1/players/7/seek", #"{"offset": 1}"#, .notFound, "player"),
         (.get, "/v1/library", "", .notFound, "library"),
+        (.post, "/v1/boards/sim-lra/players?preset=success", Self.held, .badRequest, "body"),
+        (.post, "/v1/boards/sim-lra/players?preset=success&format=ahap", "", .badRequest, "format"),
+        (.post, "/v1/boards/sim-lra/players?intensity=0.5", Self.held, .badRequest, "intensity"),
+        (.post, "/v1/boards/sim-lra/players", "", .badRequest, "body"),
+        (.post, "/v1/boards/sim-lra/players", "[]", .badRequest, "body"),
+        (.patch, "/v1/players/7", "{}", .notFound, "player"),
       ]
       for (method, uri, body, status, field) in cases {
         let answer = try await Self.send(client, method, uri, body)
@@ -129,6 +135,8 @@ struct PlayerAPITests {
         ("start", "{not json", "body"), ("parameters", "{}", "parameters"), ("parameters", #"{"intensity": true}"#, "intensity"),
         ("stop", #"{"delay": 1, "when": 2}"#, "when"),
       ]
+      let patched = try await Self.send(client, .patch, "/v1/players/\(id)", "{}")
+      #expect(patched.status == .badRequest && (patched.json["error"] as? [String: Any])?["field"] as? String == "body")
       for (verb, body, field) in bodies {
         let answer = try await Self.send(client, .post, "/v1/players/\(id)/\(verb)", body)
         let error = answer.json["error"] as? [String: Any]

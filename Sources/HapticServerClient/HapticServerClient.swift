@@ -1,0 +1,91 @@
+import AsyncHTTPClient
+import Foundation
+public import HapticServer
+import NIOCore
+import NIOHTTP1
+
+/// A client of a running `hapticctl serve` (docs/api.yaml): the boards over HTTP, and players
+/// over the WebSocket (``ServerSession``), where they stop when the client goes.
+///
+/// ```swift
+/// let client = try HapticServerClient(url: "http://127.0.0.1:8040")
+/// let boards = try await client.boards()
+/// try await client.session { session in
+///   let player = try await session.play(on: boards[0].id, document: ahapBytes)
+///   _ = try await session.end(of: player.id)
+/// }
+/// ```
+public struct HapticServerClient: Sendable {
+  /// The server, `http://HOST:PORT` (no trailing slash).
+  public let base: String
+  /// The token sent as `Authorization: Bearer TOKEN`, if any.
+  public let token: String?
+
+  /// A client of the server at `url` (`http://HOST:PORT`).
+  ///
+  /// - Throws: ``ServerError`` `badRequest` naming the URL when it is not `http://HOST:PORT`.
+  public init(url: String, token: String? = nil) throws(ServerError) {
+    var text = url
+    while text.hasSuffix("/") { text.removeLast() }
+    guard let parsed = URL(string: text), parsed.scheme == "http", parsed.host != nil, parsed.path.isEmpty else {
+      throw ServerError(.badRequest, field: "server", "\(url): expected http://HOST:PORT, e.g. http://127.0.0.1:8040")
+    }
+    base = text
+    self.token = token
+  }
+
+  /// The boards the server serves.
+  public func boards() async throws(ServerError) -> [BoardInfo] {
+    try await get("/v1/boards", as: Boards.self).boards
+  }
+
+  /// Board `id`.
+  public func board(_ id: String) async throws(ServerError) -> BoardInfo {
+    try await get("/v1/boards/\(Self.escaped(id))", as: OneBoard.self).board
+  }
+
+  private struct Boards: Decodable { var boards: [BoardInfo] }
+  private struct OneBoard: Decodable { var board: BoardInfo }
+
+  /// `GET path`, decoded; a refusal is the server's error.
+  func get<T: Decodable>(_ path: String, as type: T.Type) async throws(ServerError) -> T {
+    var request = HTTPClientRequest(url: base + path)
+    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    let status: HTTPResponseStatus
+    let body: ByteBuffer
+    do {
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+      status = response.status
+      body = try await response.body.collect(upTo: 16 << 20)
+    } catch {
+      throw ServerError(.unreachable, field: "server", "\(base): \(error)")
+    }
+    let bytes = Data(body.readableBytesView)
+    guard status == .ok else { throw Self.refusal(bytes, status: Int(status.code), from: base) }
+    do {
+      return try JSONDecoder().decode(T.self, from: bytes)
+    } catch {
+      throw ServerError(.unreachable, field: "server", "\(base)\(path): an answer this client does not read: \(error)")
+    }
+  }
+
+  /// The server's `{"error": …}` body as an error (or the status, when it is not one).
+  static func refusal(_ bytes: Data, status: Int, from base: String) -> ServerError {
+    struct Body: Decodable {
+      struct Detail: Decodable {
+        var code: ServerError.Code
+        var field: String?
+        var message: String
+      }
+      var error: Detail
+    }
+    guard let body = try? JSONDecoder().decode(Body.self, from: bytes) else {
+      return ServerError(.unreachable, field: "server", "\(base) answered \(status)")
+    }
+    return ServerError(body.error.code, field: body.error.field, body.error.message)
+  }
+
+  static func escaped(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? text
+  }
+}
