@@ -20,6 +20,8 @@ packages=(
   arduino-core-avr    # Optiboot's source: the emulated Uno's bootloader (built by its make)
   librsvg2-bin        # rsvg-convert: the plot tests render the SVG plots to PNG and check the image
   fonts-dejavu-core   # the font the plots ask for first (the tests' text-width rule assumes it)
+  python3             # Examples/python, run by the tests against a served board
+  python3-websocket   # websocket-client, the Python example's one library
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

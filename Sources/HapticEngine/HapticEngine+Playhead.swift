@@ -40,19 +40,29 @@ extension HapticEngine {
   func position(player id: Int) -> PlayerPosition? {
     guard let now = nowFrame() else { return nil }
     return state.withLock { state -> PlayerPosition? in
-      guard let scheduler = state.scheduler, let track = scheduler.head.tracks.first(where: { $0.id == id }) else {
+      guard let scheduler = state.scheduler, let head = scheduler.head.tracks.first(where: { $0.id == id }) else {
         return nil
       }
-      let rate = track.rate
-      switch track.state {
-      case .idle: return PlayerPosition(state: .idle, offset: 0, rate: rate)
-      case .paused: return PlayerPosition(state: .paused, offset: track.patternTime, rate: rate)
-      case .finished: return PlayerPosition(state: .finished, offset: track.patternTime, rate: rate)
-      case .playing:
-        let ahead = Double(scheduler.head.frame - now) * framePeriod * rate
-        let offset = min(max(track.patternTime - ahead, 0), max(track.loopPoint, 0))
-        return PlayerPosition(state: .playing, offset: offset, rate: rate)
+      // A track the head has already played to its end may still be playing on the board: the
+      // base (a few frames ahead of the board) tells.
+      if head.state == .finished, let base = scheduler.base.tracks.first(where: { $0.id == id }), base.state == .playing {
+        return Self.position(of: base, at: scheduler.base.frame, now: now, framePeriod: framePeriod)
       }
+      return Self.position(of: head, at: scheduler.head.frame, now: now, framePeriod: framePeriod)
+    }
+  }
+
+  /// Where `track`, as it is at `frame`, is at board frame `now`.
+  private static func position(of track: PlayerTrack, at frame: Int, now: Int, framePeriod: Double) -> PlayerPosition {
+    let rate = track.rate
+    switch track.state {
+    case .idle: return PlayerPosition(state: .idle, offset: 0, rate: rate)
+    case .paused: return PlayerPosition(state: .paused, offset: track.patternTime, rate: rate)
+    case .finished: return PlayerPosition(state: .finished, offset: track.patternTime, rate: rate)
+    case .playing:
+      let ahead = Double(frame - now) * framePeriod * rate
+      let offset = min(max(track.patternTime - ahead, 0), max(track.loopPoint, 0))
+      return PlayerPosition(state: .playing, offset: offset, rate: rate)
     }
   }
 }
