@@ -3,7 +3,7 @@ import HapticBoards
 import HapticTransport
 import HapticWire
 
-/// `hapticctl probe --port PATH [--baud N] [--timeout S] [--json]`.
+/// `hapticctl probe (--port PATH [--baud N] [--timeout S] | --server URL [--board ID]) [--json]`.
 struct Probe: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "probe",
@@ -19,6 +19,10 @@ struct Probe: ParsableCommand {
       the board keeps), usb_serial, board_serial. Each LRA channel's f0 is the one it plays \
       with, f0_source saying whence: calibrated on the board, a calibration kept on this host \
       for this board (calibrate --write), or the board file.
+      --server URL asks a running hapticctl serve instead (the board stays open): its boards \
+      (or --board ID) with their channels, firmware, protocol version and link health (round \
+      trip, lookahead, underruns, late segments, retransmits); --json prints the server's \
+      board objects (docs/api.yaml).
       """)
 
   @OptionGroup var connection: PortOptions
@@ -29,14 +33,29 @@ struct Probe: ParsableCommand {
   @Flag(help: "Print one JSON object.")
   var json = false
 
+  @Option(help: "Ask a running hapticctl serve at this URL (http://HOST:PORT) instead of opening the port.")
+  var server: String?
+
+  @Option(help: "With --server: the server's token, if it has one.")
+  var token: String?
+
+  @Option(help: "With --server: only this board.")
+  var board: String?
+
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
+    if server != nil {
+      if connection.port != nil { throw ValidationError("give --port PATH or --server URL, not both") }
+      return
+    }
+    if board != nil || token != nil { throw ValidationError("--board and --token go with --server") }
     _ = try connection.required()
     guard timeout > 0 && timeout <= 120 else { throw ValidationError("--timeout must be in (0, 120] seconds") }
   }
 
   func run() throws {
+    if let server { return try probeServer(server) }
     let (_, transport) = try connection.open()
     defer { transport.close() }
     let result: ProbeResult

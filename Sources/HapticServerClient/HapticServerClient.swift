@@ -58,7 +58,7 @@ public struct HapticServerClient: Sendable {
       status = response.status
       body = try await response.body.collect(upTo: 16 << 20)
     } catch {
-      throw ServerError(.unreachable, field: "server", "\(base): \(error)")
+      throw ServerError(.unreachable, field: "server", "cannot reach \(base) (\(error))")
     }
     let bytes = Data(body.readableBytesView)
     guard status == .ok else { throw Self.refusal(bytes, status: Int(status.code), from: base) }

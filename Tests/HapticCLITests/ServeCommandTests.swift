@@ -131,6 +131,10 @@ struct ServeCommandTests {
     #expect(noToken.status == 1 && noToken.stderr.contains("token"), "\(noToken.stderr)")
     let rom = try CLIRunner.run(["send", "--rom", "1", "--server", base])
     #expect(rom.status == 64 && rom.stderr.contains("--rom is not served"), "\(rom.stderr)")
+    let probed = try CLIRunner.run(["probe", "--server", base, "--token", "t0k", "--json"])
+    #expect(probed.status == 0 && probed.stdout.contains(#""id":"sim-lra""#) && probed.stdout.contains(#""health""#), "\(probed.stdout)\(probed.stderr)")
+    let unknown = try CLIRunner.run(["probe", "--server", base, "--token", "t0k", "--board", "nope"])
+    #expect(unknown.status == 1 && unknown.stderr.contains("no board nope"), "\(unknown.stderr)")
     let (status, _) = try await Self.request(base, "/v1/boards?access_token=t0k")
     #expect(status == 200, "the token as a query parameter (a browser's WebSocket cannot send the header)")
   }
