@@ -47,7 +47,10 @@ extension Send {
               try await session.play(on: id, preset: preset ?? "", intensity: intensity, options: playing)
             }
           if live { Self.readLiveCommands(session, player: player.id) }
-          return await session.end(of: player.id)
+          guard let ended = await session.end(of: player.id) else {
+            throw CLIError("send: \(url) closed the connection before the player ended")
+          }
+          return ended
         }
         outcome.withLock { $0 = .success((ended, id)) }
       } catch {

@@ -142,8 +142,16 @@ public final class BoardHub: Sendable {
     case .boardReset, .idleTimeout, .notifyWhenFinished:
       return
     case .systemError:
-      setState(id, "stopped")
-      events.publish(.board(id: id, event: "failed", message: "the engine stopped: the board could not be driven"))
+      // A port that vanished may fail a write before its read notices: a board that can be
+      // opened again is gone, not stopped (seen when sim serve ends mid-stream).
+      if (try? served(id))?.reopen != nil {
+        setState(id, "gone")
+        events.publish(.board(id: id, event: "gone", message: "the board could not be driven (its port failed); its players ended"))
+        reconnect(id)
+      } else {
+        setState(id, "stopped")
+        events.publish(.board(id: id, event: "failed", message: "the engine stopped: the board could not be driven"))
+      }
     }
   }
 

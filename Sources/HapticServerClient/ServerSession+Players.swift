@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HapticLocks
+import NIOWebSocket
 public import HapticCore
 public import HapticServer
 import HummingbirdWSClient
@@ -101,21 +102,32 @@ extension HapticServerClient {
       try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "hapticctl")) {
         inbound, outbound, _ in
         let session = ServerSession { text in try await outbound.write(.text(text)) }
-        let reader = Task {
-          defer { session.close() }
+        // The body runs beside the reader; when it ends it closes the socket, and the reader
+        // (the connection's one inbound iterator) ends with the close handshake. A server that
+        // closes first ends the reader, and the session fails what the body still waits for.
+        let runner = Task {
+          do {
+            result.set(.success(try await body(session)))
+          } catch {
+            result.set(.failure(error))
+          }
+          try? await outbound.close(.normalClosure, reason: nil)
+        }
+        do {
           for try await message in inbound.messages(maxSize: BoardServer.maxUpload) {
             if case .text(let text) = message { session.receive(text) }
           }
-        }
-        do {
-          result.set(.success(try await body(session)))
         } catch {
-          result.set(.failure(error))
+          session.close()
+          await runner.value
+          throw error
         }
-        reader.cancel()
+        session.close()
+        await runner.value
       }
     } catch {
-      throw ServerError(.unreachable, field: "server", "\(url): \(error)")
+      // The connection's own end after the body ran does not undo what the body did.
+      if result.value == nil { throw ServerError(.unreachable, field: "server", "cannot reach \(url) (\(error))") }
     }
     guard let outcome = result.value else {
       throw ServerError(.unreachable, field: "server", "\(url): the connection ended before the session ran")

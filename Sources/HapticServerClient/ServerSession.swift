@@ -24,7 +24,7 @@ public final class ServerSession: Sendable {
     var client = 0
     var nextID = 1
     var replies: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
-    var endWaiters: [Int: [CheckedContinuation<PlayerInfo, Never>]] = [:]
+    var endWaiters: [Int: [CheckedContinuation<PlayerInfo?, Never>]] = [:]
     var ended: [Int: PlayerInfo] = [:]
     var closed = false
   }
@@ -81,15 +81,17 @@ public final class ServerSession: Sendable {
     }
   }
 
-  /// Waits until player `number` has finished, failed or been deleted; returns it as it ended.
-  public func end(of number: Int) async -> PlayerInfo {
+  /// Waits until player `number` has finished, failed or been deleted; returns it as it ended,
+  /// or nil when the connection closed first.
+  public func end(of number: Int) async -> PlayerInfo? {
     await withCheckedContinuation { continuation in
-      let ended = state.withLock { state -> PlayerInfo? in
-        if let info = state.ended[number] { return info }
+      let (ended, closed) = state.withLock { state -> (PlayerInfo?, Bool) in
+        if let info = state.ended[number] { return (info, false) }
+        if state.closed { return (nil, true) }
         state.endWaiters[number, default: []].append(continuation)
-        return nil
+        return (nil, false)
       }
-      if let ended { continuation.resume(returning: ended) }
+      if ended != nil || closed { continuation.resume(returning: ended) }
     }
   }
 
@@ -142,12 +144,16 @@ public final class ServerSession: Sendable {
 
   /// The connection ended: every waiting request fails, the events end.
   func close() {
-    let replies = state.withLock { state in
+    let (replies, waiters) = state.withLock { state in
       state.closed = true
-      defer { state.replies.removeAll() }
-      return Array(state.replies.values)
+      defer {
+        state.replies.removeAll()
+        state.endWaiters.removeAll()
+      }
+      return (Array(state.replies.values), state.endWaiters.values.flatMap { $0 })
     }
     for reply in replies { reply.resume(throwing: ServerError(.unreachable, field: "server", "the connection closed")) }
+    for waiter in waiters { waiter.resume(returning: nil) }
     post.finish()
   }
 
