@@ -32,7 +32,7 @@ extension BoardServer {
     router.patch("v1/players/:player") { request, context -> Response in
       let player = try hub.player(try number(context)).id
       let fields = try RequestFields(json: try await body(request), allowed: ["loop", "loop_end", "rate"])
-      return try json(["player": try hub.control(player, try settings(fields))])
+      return try json(["player": try hub.control(player, try settings(fields, emptyField: "body"))])
     }
     for verb in ["start", "stop", "pause", "resume", "seek", "parameters"] {
       router.post("v1/players/:player/\(verb)") { request, context -> Response in
@@ -85,16 +85,16 @@ extension BoardServer {
           .badRequest, field: "parameters", "give at least one of \(parameterIDs.keys.sorted().joined(separator: ", "))")
       }
       return .parameters(parameters)
-    case "set": return try settings(fields)
+    case "set": return try settings(fields, emptyField: "loop")
     default:
       throw ServerError(.badRequest, field: "op", "unknown action \(verb)")
     }
   }
 
   /// Loop and rate settings.
-  static func settings(_ fields: RequestFields) throws(ServerError) -> PlayerAction {
+  static func settings(_ fields: RequestFields, emptyField: String) throws(ServerError) -> PlayerAction {
     guard ["loop", "loop_end", "rate"].contains(where: fields.has) else {
-      throw ServerError(.badRequest, field: "body", "give at least one of loop, loop_end, rate")
+      throw ServerError(.badRequest, field: emptyField, "give at least one of loop, loop_end, rate")
     }
     return .set(
       loop: try fields.bool("loop"),
@@ -126,7 +126,7 @@ extension BoardServer {
     guard let sent else {
       throw ServerError(.badRequest, field: documentField, "give a document (AHAP or .haptic), a file or a preset")
     }
-    return .document(sent, try PatternSource.format(try fields.string("format")))
+    return .document(sent, try PatternSource.format(try fields.string("format")), name: documentField)
   }
 
   /// The `{player}` path parameter.

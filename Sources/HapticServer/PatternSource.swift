@@ -7,7 +7,8 @@ import HapticEngine
 /// Where a played pattern comes from: a document the client sends, a file of the server's
 /// library (`--library DIR`), or a preset.
 enum PatternSource: Sendable {
-  case document([UInt8], PatternFormat?)
+  /// A document's bytes, its format if given, and what errors call it (`body`, `document`).
+  case document([UInt8], PatternFormat?, name: String)
   case file(String)
   case preset(String, intensity: Double)
 
@@ -18,8 +19,8 @@ enum PatternSource: Sendable {
   ///   for a file outside the library or not in it.
   func load(library: PatternLibrary?) throws(ServerError) -> (pattern: HapticPattern, source: String) {
     switch self {
-    case .document(let bytes, let format):
-      return (try Self.read(bytes, format: format, file: "body").pattern, "document")
+    case .document(let bytes, let format, let name):
+      return (try Self.read(bytes, format: format, file: name).pattern, "document")
     case .file(let name):
       guard let library else {
         throw ServerError(.notFound, field: "file", "this server has no library (start it with --library DIR)")

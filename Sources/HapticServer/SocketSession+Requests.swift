@@ -82,7 +82,7 @@ extension SocketSession {
         // re-encoded (compact, keys sorted: line:column refer to that).
         switch members["document"] {
         case nil: return nil
-        case .string(let text)?: return Array(text.utf8)
+        case .string(let text)?: return text.allSatisfy(\.isWhitespace) ? nil : Array(text.utf8)
         case .object(let document)?: return Array(JSONValue.object(document).jsonText.utf8)
         default: throw ServerError(.badRequest, field: "document", "document must be a JSON object or its text")
         }
@@ -103,6 +103,7 @@ extension SocketSession {
           "unknown op \(op) (ops: subscribe, unsubscribe, play, start, stop, pause, resume, seek, set, parameters, delete, adopt)")
       }
       let (number, fields) = try Self.player(members, allowed: allowed)
+      _ = try hub.player(number)  // an unknown player is not_found before its fields are read
       return Reply(op: op, player: try hub.control(number, try BoardServer.action(op, fields)))
     }
   }
