@@ -22,6 +22,7 @@ packages=(
   fonts-dejavu-core   # the font the plots ask for first (the tests' text-width rule assumes it)
   python3             # Examples/python, run by the tests against a served board
   python3-websocket   # websocket-client, the Python example's one library
+  python3-venv        # Scripts/schemathesis.sh installs schemathesis (PyPI) into a venv
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

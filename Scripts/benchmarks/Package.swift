@@ -62,6 +62,11 @@ let package = Package(
     // cannot be resolved on the project's machines.
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    // The board server's measurements (issue 28): its HTTP and WebSocket clients.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: suites + [
     // Locating and loading the AHAP corpus, shared by the suites.
@@ -81,6 +86,11 @@ let package = Package(
         .product(name: "HapticSimulator", package: "hapticctl"),
         .product(name: "HapticEngine", package: "hapticctl"),
         .product(name: "HapticEngineSimulator", package: "hapticctl"),
+        .product(name: "HapticServer", package: "hapticctl"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -96,7 +96,7 @@ public final class BoardHub: Sendable {
 
   /// The boards served, in the order they were added, as clients see them now.
   public var boards: [BoardInfo] {
-    state.withLock { $0.boards }.map(Self.info)
+    state.withLock { $0.boards }.map { Self.info($0) }
   }
 
   /// Board `id` as clients see it now.
@@ -104,10 +104,23 @@ public final class BoardHub: Sendable {
     Self.info(try served(id))
   }
 
-  static func info(_ served: Served) -> BoardInfo {
+  static func info(_ served: Served, report: HapticEngine.Report? = nil) -> BoardInfo {
     BoardInfo(
       id: served.id, name: served.name, source: served.source, state: served.state, profile: served.profile,
-      capabilities: served.engine.capabilities, report: served.engine.report, statistics: served.link.statistics)
+      capabilities: served.engine.capabilities, report: report ?? served.engine.report, statistics: served.link.statistics)
+  }
+
+  /// Board `id` with its health after asking the board for a fresh status (its own underrun
+  /// and late-batch counts), waiting up to 1 s for the answer (off the caller's thread).
+  public func probe(_ id: String) async throws(ServerError) -> BoardInfo {
+    let board = try running(id)
+    let report = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: board.engine.reportWithBoardStatus(timeout: 1)) }
+    }
+    guard report.boardStatusAnswered else {
+      throw ServerError(.boardFailed, field: "board", "board \(id) did not answer a status request within 1 s")
+    }
+    return Self.info(board, report: report)
   }
 
   /// The served board `id`.

@@ -132,9 +132,11 @@ extension BoardServer {
   /// The `{player}` path parameter.
   static func number(_ context: Context) throws(ServerError) -> Int {
     let text = context.parameters.get("player") ?? ""
-    guard let number = Int(text), number > 0 else {
+    guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), text.first != "0" else {
       throw ServerError(.badRequest, field: "player", "a player is a number from 1, not \(text)")
     }
+    // A number beyond any player's is no player (not a malformed one).
+    guard let number = Int(text) else { throw ServerError(.notFound, field: "player", "no player \(text)") }
     return number
   }
 }

@@ -9,7 +9,8 @@ public import HummingbirdWebSocket
 
 /// The board server's API over a ``BoardHub`` (issue 28; normative: docs/api.yaml).
 ///
-/// Boards: `GET /v1/boards`, `GET /v1/boards/{id}`, `POST /v1/boards/{id}/play` (a document,
+/// Boards: `GET /v1/boards`, `GET /v1/boards/{id}`, `POST /v1/boards/{id}/probe` (fresh board
+/// counters), `POST /v1/boards/{id}/play` (a document,
 /// played once and forgotten). Players: `POST /v1/boards/{id}/players`, `GET /v1/players[/{n}]`,
 /// `POST /v1/players/{n}/start|stop|pause|resume|seek|parameters`, `PATCH` and `DELETE
 /// /v1/players/{n}` (``BoardServer`` `+Players`). Patterns: `POST /v1/patterns/validate`,
@@ -32,6 +33,9 @@ public enum BoardServer {
     }
     router.get("v1/boards/:id") { _, context -> Response in
       try json(["board": try hub.board(try context.parameters.require("id"))])
+    }
+    router.post("v1/boards/:id/probe") { _, context -> Response in
+      try json(["board": try await hub.probe(try context.parameters.require("id"))])
     }
     router.post("v1/boards/:id/play") { request, context -> Response in
       let id = try context.parameters.require("id")

@@ -9,9 +9,10 @@ struct RequestFields {
   /// Query strings carry every value as text.
   private let fromQuery: Bool
 
-  /// The fields of a JSON object `bytes` (empty: none), of which only `allowed` may appear.
+  /// The fields of a JSON object `bytes` (no bytes: none; whitespace alone is not JSON), of
+  /// which only `allowed` may appear.
   init(json bytes: [UInt8], allowed: Set<String>) throws(ServerError) {
-    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+    if bytes.isEmpty {
       self.init(values: [:], fromQuery: false)
       return
     }

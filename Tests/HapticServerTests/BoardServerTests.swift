@@ -44,6 +44,15 @@ struct BoardServerTests {
         #expect(channels.count == 1 && channels[0]["kind"] as? String == "LRA" && channels[0]["resonant_hz"] as? Double == 170)
         #expect(boards[0]["state"] as? String == "running" && (boards[0]["health"] as? [String: Any])?["underruns"] as? Int == 0)
       }
+      // Probe again: the board answers a status request; its counters come back fresh.
+      try await client.execute(uri: "/v1/boards/sim-lra/probe", method: .post) { response in
+        #expect(response.status == .ok)
+        let board = try #require(try Self.object(response.body)["board"] as? [String: Any])
+        #expect((board["health"] as? [String: Any])?["late_segments"] as? Int == 0, "\(board)")
+      }
+      try await client.execute(uri: "/v1/boards/nope/probe", method: .post) { response in
+        #expect(response.status == .notFound)
+      }
     }
   }
 

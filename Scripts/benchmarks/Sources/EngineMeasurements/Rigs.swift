@@ -135,6 +135,11 @@ final class PtyRig: Rig {
   }
 
   func now() -> Double { (ContinuousClock.now - serverStart).seconds }
+  /// ``now()`` for another thread or task.
+  var clock: @Sendable () -> Double {
+    let start = serverStart
+    return { (ContinuousClock.now - start).seconds }
+  }
   func driveLog() -> [SimulatedBoard.DriveChange] { server.snapshot.driveLog }
   func boardSeconds(atRig t: Double) -> Double { trueBoardSeconds(configuration, at: t) }
   func boardCounters() -> (underruns: Int, late: Int, watchdog: Int, badFrames: Int) {

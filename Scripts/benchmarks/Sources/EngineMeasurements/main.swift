@@ -17,11 +17,14 @@ import HapticSimulator
 
 let usage = """
   usage: EngineMeasurements [latency|latency-pty|onset|onset-pty|cpu|cpu-pty|cold …]
+         [server-play|server-live|server-load|server-idle|server-soak …]
          [--samples N] [--onset-samples N] [--pty-onset-samples N] [--cpu-seconds S]
          [--bit-rate B] [--drop P] [--corrupt Q] [--guard-ms G] [--hapticctl PATH] [--runs N]
-         [--strace-runs N]
+         [--strace-runs N] [--load-seconds S] [--idle-seconds S] [--soak-seconds S]
   """
 let allSections = ["latency", "latency-pty", "onset", "onset-pty", "cpu", "cpu-pty", "cold"]
+/// The board server's (issue 28), run only when named.
+let serverSections = ["server-play", "server-live", "server-load", "server-idle", "server-soak"]
 var sections: [String] = []
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
@@ -35,7 +38,7 @@ while let argument = arguments.popFirst() {
       exit(2)
     }
     options[String(argument.dropFirst(2))] = value
-  } else if allSections.contains(argument) {
+  } else if allSections.contains(argument) || serverSections.contains(argument) {
     sections.append(argument)
   } else {
     print("unknown section '\(argument)'\n\(usage)")
@@ -98,6 +101,21 @@ do {
     case "cpu-pty":
       say("[4b] host CPU while streaming over the pty at \(Int(bitRate)) bit/s, \(fmt(cpuSeconds, 0)) s phases")
       try CPUMeasurement.pty(seconds: cpuSeconds, bitRate: bitRate)
+    case "server-play":
+      say("[6] board server: play request → first frame on the board (in process, pty board)")
+      for rate in [bitRate, 115_200] { try ServerLatency.play(bitRate: rate, samples: samples) }
+    case "server-live":
+      say("[7] board server: live parameter over the WebSocket → drive (in process, pty board at \(Int(bitRate)) bit/s)")
+      try ServerLatency.live(bitRate: bitRate, samples: samples)
+    case "server-load":
+      say("[8] board server: 8 clients streaming at 60 Hz to 4 boards (hapticctl serve over sim serve, \(fmt(option("load-seconds", 60), 0)) s)")
+      try ServerLoad.load(hapticctl: hapticctl, seconds: option("load-seconds", 60))
+    case "server-idle":
+      say("[9] board server: idle with 2 boards")
+      try ServerLoad.idle(hapticctl: hapticctl, seconds: option("idle-seconds", 30))
+    case "server-soak":
+      say("[10] board server: clients connecting and vanishing (\(fmt(option("soak-seconds", 300), 0)) s)")
+      try ServerLoad.soak(hapticctl: hapticctl, seconds: option("soak-seconds", 300))
     case "cold":
       say("[5] cold hapticctl send --sim: launch to first frame")
       ColdStart.run(hapticctl: hapticctl, runs: runs, straceRuns: straceRuns)
