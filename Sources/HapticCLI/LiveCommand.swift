@@ -2,48 +2,15 @@ import HapticCore
 import HapticEngine
 import HapticServer
 
-/// The `--live` commands.
+/// The `--live` commands: `intensity X`, `sharpness X`, `attack X`, `decay X`, `release X`,
+/// `pause`, `resume`, `seek S`, `stop`.
 enum LiveCommand {
   struct Problem: Error, CustomStringConvertible {
     let description: String
   }
 
-  /// Applies one command to every player of the run (each plays its channels); returns true for
-  /// `stop`.
-  static func apply(_ command: String, _ argument: String?, to players: [HapticAdvancedPatternPlayer]) throws -> Bool {
-    func value() throws -> Double {
-      guard let argument, let number = Double(argument), number.isFinite else {
-        throw Problem(description: "'\(command)' needs a number, e.g. '\(command) 0.5'")
-      }
-      return number
-    }
-    let controls: [String: DynamicParameterID] = [
-      "intensity": .hapticIntensityControl, "sharpness": .hapticSharpnessControl,
-      "attack": .hapticAttackTimeControl, "decay": .hapticDecayTimeControl, "release": .hapticReleaseTimeControl,
-    ]
-    if let id = controls[command] {
-      let parameter = DynamicParameter(id, value: try value(), time: 0)
-      for player in players { try player.sendParameters([parameter]) }
-      return false
-    }
-    switch command {
-    case "pause": for player in players { try player.pause() }
-    case "resume": for player in players { try player.resume() }
-    case "seek":
-      let offset = try value()
-      for player in players { try player.seek(toOffset: offset) }
-    case "stop":
-      for player in players { try player.stop() }
-      return true
-    default:
-      throw Problem(
-        description: "unknown command '\(command)' (intensity X, sharpness X, attack X, decay X, release X, pause, resume, seek S, stop)")
-    }
-    return false
-  }
-
-  /// One command as a server player action (`send --live --server`).
-  static func serverAction(_ command: String, _ argument: String?) throws -> PlayerAction {
+  /// One command as a player action (the server's, which `send --server` posts as it is).
+  static func action(_ command: String, _ argument: String?) throws -> PlayerAction {
     func value() throws -> Double {
       guard let argument, let number = Double(argument), number.isFinite else {
         throw Problem(description: "'\(command)' needs a number, e.g. '\(command) 0.5'")
@@ -64,5 +31,23 @@ enum LiveCommand {
       throw Problem(
         description: "unknown command '\(command)' (intensity X, sharpness X, attack X, decay X, release X, pause, resume, seek S, stop)")
     }
+  }
+
+  /// Applies one command to every player of the run (each plays its channels); returns true for
+  /// `stop`.
+  static func apply(_ command: String, _ argument: String?, to players: [HapticAdvancedPatternPlayer]) throws -> Bool {
+    let action = try action(command, argument)
+    for player in players {
+      switch action {
+      case .parameters(let parameters): try player.sendParameters(parameters)
+      case .pause: try player.pause()
+      case .resume: try player.resume()
+      case .seek(let offset): try player.seek(toOffset: offset)
+      case .stop: try player.stop()
+      case .start, .set: break  // not commands
+      }
+    }
+    if case .stop = action { return true }
+    return false
   }
 }

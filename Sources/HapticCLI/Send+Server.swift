@@ -99,7 +99,7 @@ extension Send {
         guard let command = words.first else { continue }
         let action: PlayerAction
         do {
-          action = try LiveCommand.serverAction(command, words.dropFirst().first)
+          action = try LiveCommand.action(command, words.dropFirst().first)
         } catch {
           printError("live: \(error)")
           continue
