@@ -162,8 +162,27 @@ public struct PatternVoices: Sendable {
 
   /// Adds a dynamic parameter step (a player's `sendParameters`); it takes effect from its
   /// time, which should not lie before the current frame.
+  ///
+  /// Of the same control's steps already past (before the current frame) only the last is kept:
+  /// it is the one in force now, and the ones before it can never apply again (frames only move
+  /// on). Without this every step ever sent stayed, and each insert rebuilt them all: a client
+  /// streaming intensity at 60 Hz made every change cost more, minute by minute (found by the
+  /// board server's load measurement: 29 % of a core after 30 s, 40 % after 150 s).
   public mutating func insert(_ parameter: DynamicParameter) {
-    controlSource = HapticPattern(parameters: controlSource.parameters + [parameter], curves: controlSource.curves)
+    let now = Double(frameIndex) * period
+    var kept = controlSource.parameters
+    // The past step in force now: the latest in time, the last given among equal times (the
+    // timeline's stable order).
+    let past = kept.indices.filter { kept[$0].id == parameter.id && kept[$0].time < now }
+    if let last = past.max(by: { (kept[$0].time, $0) < (kept[$1].time, $1) }) {
+      let lastTime = kept[last].time
+      var index = 0
+      kept.removeAll { entry in
+        defer { index += 1 }
+        return entry.id == parameter.id && entry.time <= lastTime && index != last
+      }
+    }
+    controlSource = HapticPattern(parameters: kept + [parameter], curves: controlSource.curves)
     rebuildControls()
   }
 
@@ -172,6 +191,9 @@ public struct PatternVoices: Sendable {
     controlSource = HapticPattern(parameters: controlSource.parameters, curves: controlSource.curves + [curve])
     rebuildControls()
   }
+
+  /// The dynamic parameter steps kept (tests: they stay bounded however many are sent).
+  var controlStepCount: Int { controlSource.parameters.count }
 
   private mutating func rebuildControls() {
     steadyUntil = frameIndex

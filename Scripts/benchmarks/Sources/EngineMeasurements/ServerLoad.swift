@@ -25,7 +25,10 @@ enum ServerLoad {
       process.arguments = arguments
       let out = Pipe()
       process.standardOutput = out
-      process.standardError = FileHandle.nullDevice
+      // Kept for a failed run: /tmp/hapticctl-<subcommand>-<pid>.err.
+      let log = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-\(arguments[0])-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err")
+      FileManager.default.createFile(atPath: log.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: log)
       try process.run()
       var bytes: [UInt8] = []
       while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { bytes.append(byte) }
