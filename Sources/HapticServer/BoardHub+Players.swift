@@ -1,7 +1,7 @@
 public import HapticCore
 import HapticLocks
 import HapticRenderer
-public import HapticEngine
+import HapticEngine
 
 /// What a client asks of a player it made.
 public enum PlayerAction: Sendable, Equatable {

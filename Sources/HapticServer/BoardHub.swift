@@ -1,7 +1,7 @@
 import Foundation
-public import HapticCore
+import HapticCore
 public import HapticEngine
-public import HapticEngineSimulator
+import HapticEngineSimulator
 public import HapticRenderer
 import HapticLocks
 import HapticSimulator

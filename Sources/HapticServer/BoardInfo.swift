@@ -1,6 +1,6 @@
-public import HapticEngine
-public import HapticRenderer
-public import HapticWire
+import HapticEngine
+import HapticRenderer
+import HapticWire
 
 /// What a client sees of a board: what it is, what it can do and how its link is doing
 /// (`GET /v1/boards`, docs/api.yaml `Board`).

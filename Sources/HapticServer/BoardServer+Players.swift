@@ -1,5 +1,5 @@
 import HapticCore
-public import Hummingbird
+import Hummingbird
 
 /// The player endpoints (docs/api.yaml, tag `players`).
 extension BoardServer {

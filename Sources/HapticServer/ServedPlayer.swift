@@ -1,5 +1,5 @@
 import HapticCore
-public import HapticEngine
+import HapticEngine
 
 /// What a client sees of a player: where it plays, what, and where it is now.
 public struct PlayerInfo: Sendable, Codable, Equatable {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import HapticLocks
 import NIOWebSocket
-public import HapticCore
+import HapticCore
 public import HapticServer
 import HummingbirdWSClient
 import Logging

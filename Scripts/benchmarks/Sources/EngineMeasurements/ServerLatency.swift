@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOWebSocket
 import Synchronization
 
 /// The board server's latencies (issue 28): a play request → the board's first frame of it, and a
@@ -114,7 +115,8 @@ enum ServerLatency {
           taken.withLock { $0.append((call, value)) }
           try await Task.sleep(for: .milliseconds(Int(Double.random(in: 30...70, using: &rng))))
         }
-        reader.cancel()
+        try await outbound.close(.normalClosure, reason: nil)
+        _ = try? await reader.value
       }
     }
     pause(0.2)

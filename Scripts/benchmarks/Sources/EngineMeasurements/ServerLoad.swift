@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOWebSocket
 import Synchronization
 
 /// The board server as users run it (issue 28): `hapticctl serve` in its own process over
@@ -106,7 +107,10 @@ enum ServerLoad {
         try await Task.sleep(until: next, clock: clock)
       }
       if !vanish { try await outbound.write(.text(#"{"op":"stop","player":\#(id)}"#)) }
-      reader.cancel()
+      // Close and let the reader end with the handshake (cancelling it made connect throw
+      // CancellationError now and then, as in HapticServerClient).
+      try await outbound.close(.normalClosure, reason: nil)
+      _ = try? await reader.value
     }
     return sent.withLock { $0 }
   }
