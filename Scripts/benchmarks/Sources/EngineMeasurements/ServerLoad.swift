@@ -178,7 +178,7 @@ enum ServerLoad {
     }
     let warm = samples.first { $0.t >= 60 } ?? samples.first!
     let last = samples.last!
-    say("  \(clients) clients came and went in \(fmt(last.t, 0)) s (half closed their socket, half dropped it)")
+    say("  \(clients) clients came and went in \(fmt(last.t, 0)) s (half stopped their player first, half left it playing)")
     say("  RSS: \(fmt(samples.first!.kB, 0)) kB at start, \(fmt(warm.kB, 0)) kB at \(fmt(warm.t, 0)) s, \(fmt(last.kB, 0)) kB at the end: "
       + "growth after warm-up \(fmt(100 * (last.kB - warm.kB) / warm.kB, 2)) %; max \(fmt(samples.map(\.kB).max()!, 0)) kB")
     let players = try blocking { try await playersLeft(base) }
