@@ -28,7 +28,7 @@ enum ServerLoad {
       process.standardOutput = out
       // Kept for a failed run: /tmp/hapticctl-<subcommand>-<pid>.err.
       let log = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-\(arguments[0])-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err")
-      FileManager.default.createFile(atPath: log.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: log.path, contents: nil)
       process.standardError = try FileHandle(forWritingTo: log)
       try process.run()
       var bytes: [UInt8] = []
