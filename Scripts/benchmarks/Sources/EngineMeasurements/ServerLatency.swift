@@ -93,7 +93,7 @@ enum ServerLatency {
     let taken = Mutex<[(call: Double, value: Double)]>([])
     let levels = Mutex<(high: Double, low: Double)>((0, 0))
     let now = rig.clock
-    try blocking {
+    _ = try blocking {
       try await WebSocketClient.connect(url: url, logger: Logger(label: "measure")) { inbound, outbound, _ in
         let reader = Task { for try await _ in inbound.messages(maxSize: 1 << 20) {} }
         try await outbound.write(.text(#"{"op":"play","board":"sim-lra","document":\#(held)}"#))
