@@ -176,11 +176,7 @@ public struct PatternVoices: Sendable {
     let past = kept.indices.filter { kept[$0].id == parameter.id && kept[$0].time < now }
     if let last = past.max(by: { (kept[$0].time, $0) < (kept[$1].time, $1) }) {
       let lastTime = kept[last].time
-      var index = 0
-      kept.removeAll { entry in
-        defer { index += 1 }
-        return entry.id == parameter.id && entry.time <= lastTime && index != last
-      }
+      kept = kept.indices.filter { $0 == last || kept[$0].id != parameter.id || kept[$0].time > lastTime }.map { kept[$0] }
     }
     controlSource = HapticPattern(parameters: kept + [parameter], curves: controlSource.curves)
     rebuildControls()

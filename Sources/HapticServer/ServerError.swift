@@ -3,7 +3,10 @@ public import Hummingbird
 /// Why the board server refused or failed a request: a code a client can act on, the field or
 /// entry at fault and a message; sent as `{"error": {"code", "field", "message"}}` with its
 /// HTTP status.
-public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
+///
+/// Codable as the error object itself (`{"code", "field", "message"}`): the HTTP body, the
+/// WebSocket's `error` messages and the client's reading of both are this one type.
+public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPResponseError, Codable {
   /// What went wrong.
   public enum Code: String, Sendable, Codable, CaseIterable {
     /// The request is malformed or names something invalid (400).
@@ -55,16 +58,9 @@ public struct ServerError: Error, Sendable, CustomStringConvertible, HTTPRespons
     }
   }
 
-  private struct Body: Encodable {
-    struct Detail: Encodable {
-      var code: Code
-      var field: String?
-      var message: String
-    }
-    var error: Detail
-  }
+  private enum CodingKeys: String, CodingKey { case code, field, message }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    try BoardServer.json(Body(error: .init(code: code, field: field, message: message)), status: status)
+    try BoardServer.json(["error": self], status: status)
   }
 }

@@ -13,15 +13,10 @@ extension SocketSession {
   }
 
   struct Failure: Encodable {
-    struct Detail: Encodable {
-      var code: ServerError.Code
-      var field: String?
-      var message: String
-    }
     var type = "error"
     var id: JSONValue?
     var op: String?
-    var error: Detail
+    var error: ServerError
   }
 
   /// Handles one message: a JSON object with `op` (and `id`, echoed in the reply).
@@ -49,9 +44,9 @@ extension SocketSession {
         send(answer)
       }
     } catch let error as ServerError {
-      send(Failure(id: id, op: op, error: .init(code: error.code, field: error.field, message: error.message)))
+      send(Failure(id: id, op: op, error: error))
     } catch {
-      send(Failure(id: id, op: op, error: .init(code: .badRequest, field: nil, message: "\(error)")))
+      send(Failure(id: id, op: op, error: ServerError(.badRequest, "\(error)")))
     }
   }
 

@@ -71,18 +71,10 @@ public struct HapticServerClient: Sendable {
 
   /// The server's `{"error": …}` body as an error (or the status, when it is not one).
   static func refusal(_ bytes: Data, status: Int, from base: String) -> ServerError {
-    struct Body: Decodable {
-      struct Detail: Decodable {
-        var code: ServerError.Code
-        var field: String?
-        var message: String
-      }
-      var error: Detail
-    }
-    guard let body = try? JSONDecoder().decode(Body.self, from: bytes) else {
+    guard let body = try? JSONDecoder().decode([String: ServerError].self, from: bytes), let error = body["error"] else {
       return ServerError(.unreachable, field: "server", "\(base) answered \(status)")
     }
-    return ServerError(body.error.code, field: body.error.field, body.error.message)
+    return error
   }
 
   static func escaped(_ text: String) -> String {

@@ -163,14 +163,6 @@ public final class ServerSession: Sendable {
   }
 
   static func error(_ value: JSONValue?) -> ServerError {
-    struct Detail: Decodable {
-      var code: ServerError.Code
-      var field: String?
-      var message: String
-    }
-    guard let detail = decode(Detail.self, value) else {
-      return ServerError(.unreachable, field: "server", "an error this client does not read")
-    }
-    return ServerError(detail.code, field: detail.field, detail.message)
+    decode(ServerError.self, value) ?? ServerError(.unreachable, field: "server", "an error this client does not read")
   }
 }
