@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HapticLocks
 import HapticServer
 import HapticServerClient
 
@@ -13,24 +12,11 @@ extension Probe {
     } catch {
       throw ValidationError(error.message)
     }
-    let answer = Locked<Result<[BoardInfo], ServerError>?>(nil)
-    let done = DispatchSemaphore(value: 0)
     let only = board
-    Task {
-      do throws(ServerError) {
-        let boards = if let only { [try await client.board(only)] } else { try await client.boards() }
-        answer.withLock { $0 = .success(boards) }
-      } catch {
-        answer.withLock { $0 = .failure(error) }
-      }
-      done.signal()
-    }
-    done.wait()
     let boards: [BoardInfo]
-    switch answer.withLock({ $0 }) {
-    case .success(let list)?: boards = list
-    case .failure(let error)?: throw CLIError("probe: \(url): \(error)")
-    case nil: throw CLIError("probe: \(url): no answer")
+    switch waitFor({ if let only { [try await client.board(only)] } else { try await client.boards() } }) {
+    case .success(let list): boards = list
+    case .failure(let error): throw CLIError("probe: \(url): \(error)")
     }
     if json {
       let encoder = JSONEncoder()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HapticLocks
 import HapticServer
 import HapticServerClient
 
@@ -33,10 +32,7 @@ extension Send {
     }
     let (preset, intensity, board, live, started) = (self.preset, self.intensity, self.board, self.live, Date())
     let playing = options
-    let outcome = Locked<Result<(PlayerInfo, String), any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      do {
+    let outcome = waitFor { () async throws -> (PlayerInfo, String) in
         let boards = try await client.boards()
         let id = try Self.serverBoard(board, among: boards.map(\.id), at: url)
         let ended = try await client.session { session in
@@ -52,14 +48,9 @@ extension Send {
           }
           return ended
         }
-        outcome.withLock { $0 = .success((ended, id)) }
-      } catch {
-        outcome.withLock { $0 = .failure(error) }
-      }
-      done.signal()
+        return (ended, id)
     }
-    done.wait()
-    let (ended, id) = try Self.unwrap(outcome.withLock { $0 }, url: url)
+    let (ended, id) = try Self.unwrap(outcome, url: url)
     let wall = Date().timeIntervalSince(started)
     if json {
       let object: [String: Any?] = [
@@ -82,12 +73,11 @@ extension Send {
     throw CLIError("send: \(url) serves no board \(requested) (it serves: \(ids.joined(separator: ", ")))")
   }
 
-  static func unwrap<T>(_ result: Result<T, any Error>?, url: String) throws -> T {
+  static func unwrap<T>(_ result: Result<T, any Error>, url: String) throws -> T {
     switch result {
     case .success(let value): return value
     case .failure(let error as ServerError): throw CLIError("send: \(url): \(error)")
     case .failure(let error): throw error
-    case nil: throw CLIError("send: \(url): no answer")
     }
   }
 
@@ -104,12 +94,9 @@ extension Send {
           printError("live: \(error)")
           continue
         }
-        let sent = DispatchSemaphore(value: 0)
-        Task {
-          do { try await session.control(player, action) } catch { printError("live: \(error)") }
-          sent.signal()
+        if case .failure(let error) = waitFor({ try await session.control(player, action) }) {
+          printError("live: \(error)")
         }
-        sent.wait()
       }
     }
     thread.name = "send --live --server"
