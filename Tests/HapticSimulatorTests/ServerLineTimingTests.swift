@@ -16,8 +16,10 @@ import Testing
   /// holding the server's thread as a late wake-up would before handing the bytes over.
   final class LateWakeTransport: TimedByteTransport, Sendable {
     let inner: LoopbackTransport
-    /// Seconds the next non-empty read holds its caller after stamping.
-    let hold = Locked(0.0)
+    /// The bytes whose read holds its caller, and for how many seconds. Keyed by the bytes, not
+    /// "the next read": the host's acknowledgement of the first reply may still be on its way
+    /// when the hold is set, and holding that read would stamp the query after it late.
+    let hold = Locked<(bytes: [UInt8], seconds: Double)?>(nil)
     /// The arrival stamps handed out, in order, and the one of the read that held its caller.
     let stamps = Locked<(all: [ContinuousClock.Instant], held: ContinuousClock.Instant?)>(([], nil))
 
@@ -32,9 +34,10 @@ import Testing
       let bytes = try inner.read(timeout: timeout)
       guard !bytes.isEmpty else { return [] }
       let arrival = ContinuousClock.now
-      let wait = hold.withLock { wait in
-        defer { wait = 0 }
-        return wait
+      let wait = hold.withLock { hold -> Double in
+        guard let wanted = hold, Self.contains(bytes, wanted.bytes) else { return 0 }
+        hold = nil
+        return wanted.seconds
       }
       stamps.withLock {
         $0.all.append(arrival)
@@ -42,6 +45,12 @@ import Testing
       }
       if wait > 0 { Thread.sleep(forTimeInterval: wait) }
       return [TimedBytes(bytes, arrival: arrival)]
+    }
+
+    /// Whether `bytes` holds `part` as a run (a loopback read hands over whole writes).
+    static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+      guard !part.isEmpty, bytes.count >= part.count else { return false }
+      return (0...(bytes.count - part.count)).contains { bytes[$0..<($0 + part.count)].elementsEqual(part) }
     }
   }
 
@@ -74,8 +83,9 @@ import Testing
     let first = try #require(try clockReply(1, from: host, link: &link, decoder: &decoder))
     // The second query reaches the board while its server's thread is held for 20 ms (under
     // the server's 50 ms catch-up bound).
-    transport.hold.withLock { $0 = 0.020 }
-    try host.write(link.send(.clockQuery(id: 2), now: 0.1))
+    let query = link.send(.clockQuery(id: 2), now: 0.1)
+    transport.hold.withLock { $0 = (query, 0.020) }
+    try host.write(query)
     let second = try #require(try clockReply(2, from: host, link: &link, decoder: &decoder))
     let stamps = transport.stamps.withLock { $0 }
     // The first query is the first thing the host wrote.
