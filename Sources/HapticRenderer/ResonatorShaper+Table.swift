@@ -23,6 +23,9 @@ extension ResonatorShaper {
 
   /// Below this many levels a steady drive is dithered between the two nearest levels.
   static let ditherLevels = 10.0
+  /// How far (a fraction of the orbit, energy norm) a dithered level may leave the resonator
+  /// from the target's orbit before the other level is sent (``ditheredLevel(around:reference:levels:)``).
+  static let ditherTolerance = 0.02
   /// The time constant a falling target follows below resonance (``Frequency/exitDecay``).
   static let exitTime = 0.003
 

@@ -72,6 +72,8 @@ struct ResonatorShaper: Sendable {
   var v = 0.0
   var carrier = (re: 1.0, im: 0.0)
   var lastSentZero = true
+  /// The level the last step sent (a dithered level is kept while it is near enough).
+  var lastLevel = 0
 
   /// - Parameters:
   ///   - actuator: the LRA (f0, Q, time constants); `framePeriod`: seconds per frame.
@@ -235,9 +237,10 @@ struct ResonatorShaper: Sendable {
   /// unchanged target the state is near: the state then only closes in on the quantised
   /// drive's orbit).
   ///
-  /// Below ``ditherLevels`` levels a steady drive between two levels is sent as a mix of both
-  /// (each frame the one that leaves the modelled resonator closer to the orbit,
-  /// ``ditheredLevel(around:reference:levels:)``). The resonator averages them (its bandwidth, f0/Q, is far below the frame rate), so the bottom
+  /// Below ``ditherLevels`` levels a steady drive between two levels is sent as a mix of both,
+  /// switched when the modelled resonator strays ``ditherTolerance`` from the orbit
+  /// (``ditheredLevel(around:reference:levels:)``). The resonator averages them (its
+  /// bandwidth, f0/Q, is far below the frame rate), so the bottom
   /// of the intensity range keeps every step: on `sim-lra` rated drive is 64 levels, and the
   /// first 0.05 of intensity asks for 1.7 to 2.1 levels.
   @inline(__always)
@@ -274,48 +277,8 @@ struct ResonatorShaper: Sendable {
     // frames, ``brakeDrive(limit:)``).
     if level == 0 && drive != 0 && target > 0 { level = drive > 0 ? 1 : -1 }
     lastStepHolds = near && !dithers && previousTarget == target
+    lastLevel = level
     advance(sent: Double(level) * resolutionLevel, target: target)
     return level
-  }
-
-  /// One more frame of the drive `sent` toward `target` at the frequency of the last step
-  /// (the repeat of a frame that held).
-  @inline(__always)
-  mutating func repeatStep(sent: Double, target: Double) {
-    advance(sent: sent, target: target)
-  }
-
-  /// A frame at rest with nothing to play (the stage sends 0 without shaping): what was just
-  /// felt fades as it would while braking, so an onset after a silence does not depend on what
-  /// played before it (found by the `.haptic` round trip: a held level frozen over 1.2 s of
-  /// silence made an onset 27 instead of 127 on `sim-lra`).
-  @inline(__always)
-  mutating func rest() {
-    heldAcceleration *= holdDecay
-    previousTarget = 0
-    lastSentZero = true
-  }
-
-  /// Advances one frame with the drive actually sent (after quantisation), at the selected
-  /// frequency.
-  @inline(__always)
-  mutating func advance(sent drive: Double, target: Double) {
-    previousTarget = target
-    heldAcceleration = max(heldAcceleration * holdDecay, target * selected.acceleration)
-    let k = selected
-    let start = startCarrier
-    let b = drive == 0 ? (0.0, 0.0) : Self.imag(start, k.r1, k.r2)
-    let nx = phi.a * x + phi.b * v + drive * b.0
-    let nv = phi.c * x + phi.d * v + drive * b.1
-    x = nx
-    v = nv
-    if drive != 0 {
-      carrier = (start.re * k.turn.re - start.im * k.turn.im, start.re * k.turn.im + start.im * k.turn.re)
-    }
-    lastSentZero = drive == 0
-    if target <= 0 && drive <= 0 && energy < stopEnergy {
-      x = 0
-      v = 0
-    }
   }
 }
