@@ -86,6 +86,9 @@ extension ReliableLink {
 
     /// Messages dropped unsent when the peer restarted (``Configuration/droppedOnPeerRestart``).
     public var droppedOnPeerRestart = 0
+    /// Segment batches withdrawn unsent: a later `replace` of their channel from their start
+    /// or earlier made them moot (``ReliableLink/withdrawSuperseded(by:)``).
+    public var withdrawnSuperseded = 0
     /// New sessions the board started within one boot for a new session of this host's (its
     /// id unchanged, another first number): taken without a reset (§4.1).
     public var peerSessionRestarts = 0

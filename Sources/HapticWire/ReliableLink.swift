@@ -123,8 +123,11 @@ public struct ReliableLink: Sendable {
 
   /// Queues a reliable message; returns the bytes to write now (empty when the window is full:
   /// the message goes out as acknowledgements free the window).
+  /// A `replace` first withdraws the segment batches still waiting that it makes moot
+  /// (``withdrawSuperseded(by:)``).
   public mutating func send(_ message: WireMessage, now: Double) -> [UInt8] {
-    send(type: message.kind.rawValue, payload: message.payload(), now: now)
+    withdrawSuperseded(by: message)
+    return send(type: message.kind.rawValue, payload: message.payload(), now: now)
   }
 
   /// Queues a reliable frame of any type (for tests of unknown types).
