@@ -23,13 +23,17 @@ public struct BoardLinkStatistics: Sendable, Hashable {
   public var deliveryDelay = 0.0
   /// The link's retransmission timeout now, seconds.
   public var retransmitTimeout = 0.025
+  /// How fast the board's clock runs against the host's, parts per million (positive: the
+  /// board's is fast), once clock sync has estimated it.
+  public var driftPPM: Double?
 
   /// Creates counters.
   public init(
     bytesSent: Int = 0, retransmissions: Int = 0, recoveries: Int = 0, roundTrip: Double? = nil,
-    deliveryDelay: Double = 0, retransmitTimeout: Double = 0.025
+    deliveryDelay: Double = 0, retransmitTimeout: Double = 0.025, driftPPM: Double? = nil
   ) {
     self.retransmitTimeout = retransmitTimeout
+    self.driftPPM = driftPPM
     self.bytesSent = bytesSent
     self.retransmissions = retransmissions
     self.recoveries = recoveries

@@ -38,14 +38,16 @@ extension HapticEngine {
 
   func handle(_ message: WireMessage) {
     if case .status(let status) = message {
-      state.withLock { state in
+      let handler = state.withLock { state in
         if state.statusAtStartPending {
           state.statusAtStart = status
           state.statusAtStartPending = false
         }
         state.lastStatus = status
         state.statusCount += 1
+        return state.handlers.status
       }
+      handler?(status)
     }
   }
 

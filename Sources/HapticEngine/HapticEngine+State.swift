@@ -45,6 +45,7 @@ extension HapticEngine {
   struct Handlers: Sendable {
     var stopped: (@Sendable (HapticEngineStoppedReason) -> Void)?
     var reset: (@Sendable () -> Void)?
+    var status: (@Sendable (BoardStatus) -> Void)?
     var autoShutdown = false
     var muted = false
   }

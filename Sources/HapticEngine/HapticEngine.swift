@@ -167,6 +167,13 @@ public final class HapticEngine: Sendable {
     set { state.withLock { $0.handlers.reset = newValue } }
   }
 
+  /// Called with every status the board answers (``requestStatus()``), on the link's thread:
+  /// its latched watchdog flag, faults and counters.
+  public var statusHandler: (@Sendable (BoardStatus) -> Void)? {
+    get { state.withLock { $0.handlers.status } }
+    set { state.withLock { $0.handlers.status = newValue } }
+  }
+
   /// Stop after ``Configuration/idleTimeout`` without playing; the next player start restarts.
   public var isAutoShutdownEnabled: Bool {
     get { state.withLock { $0.handlers.autoShutdown } }

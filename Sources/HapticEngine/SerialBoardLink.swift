@@ -148,7 +148,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
     return BoardLinkStatistics(
       bytesSent: counters.bytesSent, retransmissions: counters.retransmissions, recoveries: counters.recoveries,
       roundTrip: timing.roundTrip, deliveryDelay: timing.delivery,
-      retransmitTimeout: timing.retransmitTimeout)
+      retransmitTimeout: timing.retransmitTimeout,
+      driftPPM: connection.clockSync.flatMap { $0.isSynchronized ? $0.driftPPM : nil })
   }
 
   public func close(stopDrive: Bool) {

@@ -133,7 +133,9 @@ public final class SimulatorBoardLink: BoardLink, Sendable {
       return BoardLinkStatistics(
         bytesSent: host.statistics.bytesSent, retransmissions: host.statistics.retransmissions,
         recoveries: host.statistics.recoveries, roundTrip: host.smoothedRTT,
-        deliveryDelay: host.deliveryDelay.value(at: now), retransmitTimeout: host.retransmitTimeout)
+        deliveryDelay: host.deliveryDelay.value(at: now), retransmitTimeout: host.retransmitTimeout,
+        // The in-process board's clock is known exactly (``clockUncertainty``).
+        driftPPM: state.wire.board.configuration.driftPPM)
     }
   }
 

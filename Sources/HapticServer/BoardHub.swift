@@ -29,6 +29,8 @@ public final class BoardHub: Sendable {
     var nextPlayer = 1
     var nextPlay = 1
     var closed = false
+    /// Whether the thread asking driving boards for their status runs (``startStatusPolling()``).
+    var statusPolling = false
   }
 
   let state = Locked(State())
@@ -88,10 +90,12 @@ public final class BoardHub: Sendable {
     (link as? SimulatorBoardLink).map { link in { @Sendable in link.channelsNow } }
   }
 
-  /// Hears board `id`'s resets and stops.
+  /// Hears board `id`'s resets, stops and status (its watchdog).
   func watch(_ engine: HapticEngine, _ id: String) {
     engine.resetHandler = { [weak self] in self?.boardReset(id) }
     engine.stoppedHandler = { [weak self] reason in self?.boardStopped(id, reason: reason) }
+    watchStatus(engine, id)
+    startStatusPolling()
   }
 
   /// The boards served, in the order they were added, as clients see them now.

@@ -28,6 +28,9 @@ public struct BoardInfo: Sendable, Codable, Equatable {
   public struct Health: Sendable, Codable, Equatable {
     /// The last measured round trip, milliseconds (nil before one).
     public var roundTripMs: Double?
+    /// How fast the board's clock runs against the host's, parts per million (positive: the
+    /// board's is fast; nil until clock sync has estimated it).
+    public var driftPPM: Double?
     /// The largest lookahead used, milliseconds.
     public var lookaheadMs: Double
     /// Passes that found the host behind the board, and the board's own underruns.
@@ -42,6 +45,7 @@ public struct BoardInfo: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
       case roundTripMs = "round_trip_ms"
+      case driftPPM = "drift_ppm"
       case lookaheadMs = "lookahead_ms"
       case underruns
       case lateSegments = "late_segments"
@@ -100,7 +104,8 @@ public struct BoardInfo: Sendable, Codable, Equatable {
     framePeriodMs = Double(capabilities.framePeriodMicroseconds) / 1000
     queueDepth = Int(capabilities.queueDepth)
     health = Health(
-      roundTripMs: statistics.roundTrip.map { ($0 * 1e5).rounded() / 100 }, lookaheadMs: (report.lookahead * 1e5).rounded() / 100,
+      roundTripMs: statistics.roundTrip.map { ($0 * 1e5).rounded() / 100 },
+      driftPPM: statistics.driftPPM.map { ($0 * 10).rounded() / 10 }, lookaheadMs: (report.lookahead * 1e5).rounded() / 100,
       underruns: report.underruns + report.boardUnderruns, lateSegments: report.lateSegments,
       retransmits: report.retransmissions, recoveries: report.recoveries, wireBytes: report.wireBytes)
   }
