@@ -8,7 +8,6 @@ import HapticServerClient
 extension Send {
   /// What --server does not do (the server owns the link, the lookahead and the audio).
   func validateForServer() throws {
-    if rom != nil { throw ValidationError("--rom is not served: play ROM effects with --port") }
     if !channelPlays.isEmpty { throw ValidationError("--channel is not available with --server (give FILE or --preset)") }
     if audioOut != nil { throw ValidationError("--audio-out is not available with --server (the server plays no audio)") }
   }
@@ -20,6 +19,7 @@ extension Send {
     } catch {
       throw ValidationError(error.message)
     }
+    if let rom { return try playROMOnServer(client, effect: rom) }
     var options = PlayerOptions()
     options.loop = loop
     options.loopEnd = loopEnd
@@ -63,6 +63,25 @@ extension Send {
       print("\(source) on \(id) at \(url): \(ended.state) (\(String(format: "%.3f", ended.duration)) s pattern, \(String(format: "%.3f", wall)) s wall)")
     }
     if ended.state == "failed" { throw CLIError("send: the player failed on \(id): \(ended.error ?? "no reason given")") }
+  }
+
+  /// `--rom N --server URL`: the board's driver plays the effect (the server refuses a board
+  /// without ROM effects).
+  func playROMOnServer(_ client: HapticServerClient, effect: Int) throws {
+    let (board, library, url) = (self.board, self.library, client.base)
+    let played = try Self.unwrap(
+      waitFor { () async throws -> ROMPlay in
+        let id = try Self.serverBoard(board, among: try await client.boards().map(\.id), at: url)
+        return try await client.playROMEffect(on: id, effect: effect, library: library)
+      }, url: url)
+    if json {
+      let object: [String: Any] = [
+        "server": url, "board": played.board, "rom": played.effect, "library": played.library, "start_s": played.start,
+      ]
+      print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+    } else {
+      print("ROM effect \(played.effect) (library \(played.library)) on \(played.board) at \(url)")
+    }
   }
 
   /// The server's board for `--board`: the one named, or the only one when `--board` was left

@@ -171,17 +171,7 @@ final class SendSession: Sendable {
   }
 
   private func playROM() throws(HapticEngineError) -> PlayOutcome {
-    guard engine.capabilities.features.contains(.romEffects) else {
-      throw HapticEngineError(
-        .notSupported, "\(engine.capabilities.boardID) has no driver ROM effects (only DRV2605 boards do)")
-    }
-    let period = engine.profile.framePeriod
-    let start = engine.currentTime + 0.01
-    let ticks = UInt64((start / period).rounded()) * UInt64((period * Double(engine.capabilities.clockFrequency)).rounded())
-    try engine.link.send(
-      .playROMEffect(
-        channel: 0, library: UInt8(options.library), effect: UInt8(options.rom ?? 1),
-        startTime: UInt32(truncatingIfNeeded: ticks)))
+    try engine.playROMEffect(options.rom ?? 1, library: options.library)
     // ROM effects last well under a second; wait for it to play out (or a signal).
     let deadline = Date().addingTimeInterval(0.6)
     while Date() < deadline && !state.withLock({ $0.interrupted }) { usleep(20_000) }

@@ -11,7 +11,7 @@ public import HummingbirdWebSocket
 ///
 /// Boards: `GET /v1/boards`, `GET /v1/boards/{id}`, `POST /v1/boards/{id}/probe` (fresh board
 /// counters), `POST /v1/boards/{id}/play` (a document,
-/// played once and forgotten). Players: `POST /v1/boards/{id}/players`, `GET /v1/players[/{n}]`,
+/// played once and forgotten), `POST /v1/boards/{id}/rom` (a driver ROM effect). Players: `POST /v1/boards/{id}/players`, `GET /v1/players[/{n}]`,
 /// `POST /v1/players/{n}/start|stop|pause|resume|seek|parameters`, `PATCH` and `DELETE
 /// /v1/players/{n}` (``BoardServer`` `+Players`). Patterns: `POST /v1/patterns/validate`,
 /// `GET /v1/library`, `GET /v1/presets`. Events, live parameters and the 200 Hz stream: the
@@ -45,6 +45,12 @@ public enum BoardServer {
       let format = try PatternSource.format(try fields.string("format"))
       let pattern = try PatternSource.read(try await body(request), format: format, file: "body").pattern
       return try json(["play": try hub.play(pattern, on: id)], status: .created)
+    }
+    router.post("v1/boards/:id/rom") { request, context -> Response in
+      let id = try context.parameters.require("id")
+      _ = try hub.board(id)
+      let fields = try RequestFields(query: query(request), allowed: BoardHub.romFields)
+      return try json(["rom": try hub.playROMEffect(on: id, fields)], status: .created)
     }
     router.post("v1/patterns/validate") { request, _ -> Response in
       let fields = try RequestFields(query: query(request), allowed: ["format"])

@@ -76,6 +76,17 @@ struct RequestFields {
     return value
   }
 
+  /// A whole number in `range`, or nil when absent.
+  func integer(_ key: String, in range: ClosedRange<Int>, meaning: String) throws(ServerError) -> Int? {
+    guard let value = try number(key, in: Double(range.lowerBound)...Double(range.upperBound), meaning: meaning) else {
+      return nil
+    }
+    guard let whole = Int(exactly: value) else {
+      throw ServerError(.badRequest, field: key, "\(key) must be \(meaning), not \(Self.show(values[key] ?? .null))")
+    }
+    return whole
+  }
+
   /// A boolean, or nil when absent.
   func bool(_ key: String) throws(ServerError) -> Bool? {
     guard let raw = values[key] else { return nil }

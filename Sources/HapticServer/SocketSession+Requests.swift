@@ -10,6 +10,7 @@ extension SocketSession {
     var op: String
     var player: PlayerInfo?
     var board: String?
+    var rom: ROMPlay?
   }
 
   struct Failure: Encodable {
@@ -86,6 +87,12 @@ extension SocketSession {
       let (pattern, name) = try source.load(library: library)
       let player = try hub.createPlayer(on: board, pattern: pattern, source: name, options: options, owner: client)
       return Reply(op: op, player: player)
+    case "rom":
+      let fields = try RequestFields(object: members, allowed: BoardHub.romFields.union(["board"]))
+      guard let board = try fields.string("board") else {
+        throw ServerError(.badRequest, field: "board", "rom needs a board")
+      }
+      return Reply(op: op, rom: try hub.playROMEffect(on: board, fields))
     case "adopt":
       return Reply(op: op, player: try hub.adopt(try Self.player(members, allowed: []).number, by: client))
     case "delete":
@@ -95,7 +102,7 @@ extension SocketSession {
       guard let allowed = BoardServer.actionFields[op] else {
         throw ServerError(
           .badRequest, field: "op",
-          "unknown op \(op) (ops: subscribe, unsubscribe, play, start, stop, pause, resume, seek, set, parameters, delete, adopt)")
+          "unknown op \(op) (ops: subscribe, unsubscribe, play, rom, start, stop, pause, resume, seek, set, parameters, delete, adopt)")
       }
       let (number, fields) = try Self.player(members, allowed: allowed)
       _ = try hub.player(number)  // an unknown player is not_found before its fields are read

@@ -44,12 +44,27 @@ public struct HapticServerClient: Sendable {
     try await get("/v1/boards/\(Self.escaped(id))", as: OneBoard.self).board
   }
 
+  /// Plays effect `effect` of the driver's ROM `library` on `channel` of board `id` (boards
+  /// with ROM effects: the DRV2605L's), at once.
+  ///
+  /// - Throws: the server's refusal: a board without ROM effects, a number out of range.
+  public func playROMEffect(on id: String, effect: Int, library: Int = 1, channel: Int = 0) async throws(ServerError)
+    -> ROMPlay
+  {
+    try await get(
+      "/v1/boards/\(Self.escaped(id))/rom?effect=\(effect)&library=\(library)&channel=\(channel)", as: OneROM.self,
+      method: .POST
+    ).rom
+  }
+
   private struct Boards: Decodable { var boards: [BoardInfo] }
   private struct OneBoard: Decodable { var board: BoardInfo }
+  private struct OneROM: Decodable { var rom: ROMPlay }
 
-  /// `GET path`, decoded; a refusal is the server's error.
-  func get<T: Decodable>(_ path: String, as type: T.Type) async throws(ServerError) -> T {
+  /// `GET path` (or `method`), decoded; a refusal is the server's error.
+  func get<T: Decodable>(_ path: String, as type: T.Type, method: HTTPMethod = .GET) async throws(ServerError) -> T {
     var request = HTTPClientRequest(url: base + path)
+    request.method = method
     if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
     let status: HTTPResponseStatus
     let body: ByteBuffer
@@ -61,7 +76,7 @@ public struct HapticServerClient: Sendable {
       throw ServerError(.unreachable, field: "server", "cannot reach \(base) (\(error))")
     }
     let bytes = Data(body.readableBytesView)
-    guard status == .ok else { throw Self.refusal(bytes, status: Int(status.code), from: base) }
+    guard status == .ok || status == .created else { throw Self.refusal(bytes, status: Int(status.code), from: base) }
     do {
       return try JSONDecoder().decode(T.self, from: bytes)
     } catch {

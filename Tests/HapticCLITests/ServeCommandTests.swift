@@ -129,8 +129,6 @@ struct ServeCommandTests {
     #expect(wrongBoard.status == 1 && wrongBoard.stderr.contains("serves no board uno-hbridge"), "\(wrongBoard.stderr)")
     let noToken = try CLIRunner.run(["send", tap, "--server", base])
     #expect(noToken.status == 1 && noToken.stderr.contains("token"), "\(noToken.stderr)")
-    let rom = try CLIRunner.run(["send", "--rom", "1", "--server", base])
-    #expect(rom.status == 64 && rom.stderr.contains("--rom is not served"), "\(rom.stderr)")
     let probed = try CLIRunner.run(["probe", "--server", base, "--token", "t0k", "--json"])
     #expect(probed.status == 0 && probed.stdout.contains(#""id":"sim-lra""#) && probed.stdout.contains(#""health""#), "\(probed.stdout)\(probed.stderr)")
     let unknown = try CLIRunner.run(["probe", "--server", base, "--token", "t0k", "--board", "nope"])
