@@ -1,6 +1,7 @@
 import Foundation
 import HapticBoards
 import HapticEngine
+import HapticEngineSimulator
 import HapticRenderer
 import HapticServer
 import HapticTransport
@@ -45,9 +46,11 @@ struct ServedBoards {
     let baud = options.baud
     return { () throws(ServerError) -> OpenedBoard in
       do throws(HapticEngineError) {
-        let link = try SerialBoardLink(port: path, baud: baud) { capabilities, identity in
-          profile ?? CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
-        }
+        // Mirrored: the server's stream shows what the board plays through its actuator's physics.
+        let link = MirroredBoardLink(
+          try SerialBoardLink(port: path, baud: baud) { capabilities, identity in
+            profile ?? CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
+          })
         let engine = try HapticEngine(link: link)
         do throws(HapticEngineError) {
           try engine.start()

@@ -5,8 +5,9 @@ import HapticRenderer
 public struct StreamSample: Sendable, Encodable, Equatable {
   /// One channel now.
   public struct Channel: Sendable, Encodable, Equatable {
-    /// The vibration's amplitude, G (nil where the board is not simulated in process: the
-    /// server does not model a serial board's actuator yet).
+    /// The vibration's amplitude, G: the in-process simulator's, or for a serial board the
+    /// server's picture of it (what it sent, through the actuator's physics); nil for a link
+    /// the server cannot picture.
     public var g: Double?
     /// The drive: level as a fraction of full scale, and frequency in Hz.
     public var level: Double?

@@ -16,7 +16,8 @@ public final class BoardHub: Sendable {
     var profile: BoardProfile
     var engine: HapticEngine
     var link: any BoardLink
-    /// Each channel's felt level and drive now, where the board is simulated in process.
+    /// Each channel's felt level and drive now: the in-process simulator's, or a mirrored
+    /// serial board's picture.
     var sample: (@Sendable () -> [(envelope: Double, level: Double, frequency: Double)])?
     var state = "running"
     /// Opens the board again after it went away (a serial board), if it can be.
@@ -85,9 +86,13 @@ public final class BoardHub: Sendable {
     return id
   }
 
-  /// Each channel's felt level and drive, read from an in-process simulated board.
+  /// Each channel's felt level and drive, read from an in-process simulated board, or from the
+  /// picture a mirrored link keeps of a serial board (what the server sent it, through the
+  /// actuator's physics).
   static func sampler(_ link: any BoardLink) -> (@Sendable () -> [(envelope: Double, level: Double, frequency: Double)])? {
-    (link as? SimulatorBoardLink).map { link in { @Sendable in link.channelsNow } }
+    if let link = link as? SimulatorBoardLink { return { @Sendable in link.channelsNow } }
+    if let link = link as? MirroredBoardLink { return { @Sendable in link.channelsNow } }
+    return nil
   }
 
   /// Hears board `id`'s resets, stops and status (its watchdog).

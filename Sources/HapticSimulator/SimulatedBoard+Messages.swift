@@ -22,7 +22,7 @@ extension SimulatedBoard {
     case .queueSegments(let batch), .replaceSegments(let batch):
       return enqueue(batch, replace: kind == .replaceSegments, type: frame.type)
     case .stop(let mask):
-      for channel in queues.indices where mask & (1 << min(channel, 7)) != 0 { queues[channel].stop() }
+      stop(mask: mask)
       return []
     case .statusRequest:
       defer { watchdogFired = false }  // `fired` is reported once (§6.7)
@@ -52,9 +52,7 @@ extension SimulatedBoard {
     if configuration.noActuator { return fail(.notSupported, type) }
     if calibrating?.channel == channel { return fail(.busy, type) }
     let current = now
-    // Extend the 32-bit start time to the 64-bit clock: the nearest such time to now (§6.2).
-    let delta = Int64(Int32(bitPattern: batch.startTime &- UInt32(truncatingIfNeeded: current)))
-    let start = UInt64(max(Int64(current) + delta, 0))
+    let start = extended(batch.startTime, near: current)
     if let free = queues[channel].enqueue(batch, start: start, now: current, replace: replace) {
       note(.queueFull(channel: channel))
       return fail(.queueFull, type, detail: UInt16(clamping: free))
