@@ -25,11 +25,12 @@ enum BatchPacker {
   static func maximumPayload(lossy: Bool) -> Int { lossy ? lossyPayload : cleanPayload }
 
   static func messages(
-    for batch: StreamScheduler.Batch, levelBytes: Int, ticksPerFrame: UInt64, maximumPayload: Int
+    for batch: StreamScheduler.Batch, levelBytes: Int, ticksPerFrame: UInt64, maximumPayload: Int,
+    deadline: SegmentBatchPacker.Deadline? = nil
   ) -> [WireMessage] {
     SegmentBatch.messages(
       for: batch.segments, channel: UInt8(clamping: batch.channel), startFrame: batch.startFrame,
       levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, replace: batch.replace, maximumPayload: maximumPayload,
-      holds: batch.replace)
+      holds: batch.replace, deadline: deadline)
   }
 }

@@ -64,6 +64,8 @@ public protocol BoardLink: AnyObject, Sendable {
   /// Seconds until the bytes the host already wrote have left the wire (their transmission at
   /// the link's rate): a message sent now queues behind them. 0 when nothing waits.
   var wireBacklog: Double { get }
+  /// Seconds a byte takes on the wire (10 bits at the line's rate; 0 in process).
+  var secondsPerByte: Double { get }
   /// Sends a message reliably.
   func send(_ message: WireMessage) throws(HapticEngineError)
   /// Registers the handler of link events (called on a link thread).
@@ -85,6 +87,8 @@ public protocol BoardLink: AnyObject, Sendable {
 extension BoardLink {
   /// Nothing waits on the wire, by default (an in-process link).
   public var wireBacklog: Double { 0 }
+  /// No wire, by default (an in-process link).
+  public var secondsPerByte: Double { 0 }
   /// Real time, by default.
   public var isVirtual: Bool { false }
   /// Nothing to do in real time.

@@ -68,10 +68,13 @@ extension HapticEngine {
     // message is 9 ms on the line).
     var perChannel: [Int: [WireMessage]] = [:]
     var channelOrder: [Int] = []
+    let channels = Set(batches.map(\.channel)).count
+    let boardNow = link.boardSeconds(atHost: link.hostNow)
     for batch in batches {
       if perChannel[batch.channel] == nil { channelOrder.append(batch.channel) }
       perChannel[batch.channel, default: []] += BatchPacker.messages(
-        for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload)
+        for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload,
+        deadline: deadline(for: batch, boardNow: boardNow, channels: channels))
     }
     let longest = perChannel.values.map(\.count).max() ?? 0
     do {

@@ -109,7 +109,10 @@ extension HapticEngine {
         // it to work out its next pass (while something plays its deadline still holds: a
         // replace re-renders up to the same head).
         let wasQuiet = scheduler.isQuiet
-        let (batches, placed) = scheduler.schedule(action, track: id, at: at, now: now, least: least)
+        let (batches, placed) = fitted(&scheduler, least: least) { scheduler, least in
+          let (batches, frame) = scheduler.schedule(action, track: id, at: max(at, least), now: now, least: least)
+          return (batches, frame)
+        }
         state.players[id]?.pending = pending + [(asked, placed)]
         let marks = scheduler.takeAudioMarks()
         return (batches, (wasQuiet, configuration.audioOutput == nil ? [] : marks))
@@ -125,7 +128,7 @@ extension HapticEngine {
       state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
         state.players[id]?.pending = []
         guard state.running, let (now, least) = changeClock() else { return ([], ()) }
-        return (state.scheduler?.modify(at: now, now: now, least: least) { $0.clearActions(track: id) } ?? [], ())
+        return (fittedModify(&state.scheduler, now: now, least: least) { $0.clearActions(track: id) }, ())
       }
     }
     try perform(.stop, player: id, at: 0)
@@ -143,7 +146,7 @@ extension HapticEngine {
         state.players[id]?.loop = loop
         guard state.running, let (now, least) = changeClock() else { return ([], []) }
         let batches =
-          state.scheduler?.modify(at: now, now: now, least: least) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) } ?? []
+          fittedModify(&state.scheduler, now: now, least: least) { $0.setLoop(track: id, enabled: loop.enabled, end: loop.end) }
         let marks = state.scheduler?.takeAudioMarks() ?? []
         return (batches, configuration.audioOutput == nil ? [] : marks)
       }

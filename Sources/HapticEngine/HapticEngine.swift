@@ -24,8 +24,9 @@ public final class HapticEngine: Sendable {
     /// The least time from now, on the board's clock, to the first frame a change made now
     /// changes: it covers the host's work, the transmission and the clock-sync error. The
     /// engine uses at least the link's ``BoardLink/minimumLead`` per channel of the board (a
-    /// change goes out as a batch per channel, one after the other: 8 ms at 115 200 baud on one
-    /// channel, 16 ms on two; about 1 ms at 1 Mbaud). A change then starts between this and one
+    /// change goes out as a batch per channel, in turn: about 3.3 ms at 115 200 baud on one
+    /// channel, 6.6 ms on two; 1 ms at 1 Mbaud), later when its drive is too dense to reach the
+    /// board in time behind that (``HapticEngine`` `+Fitting`). A change then starts between this and one
     /// frame period more after the call (docs/semantics.md §13.1).
     public var guardTime = 0.001
     /// The step of ``HapticEngine/advance(to:)`` on a virtual clock. In real time the loop
@@ -188,7 +189,7 @@ public final class HapticEngine: Sendable {
         state.withLock { state -> (batches: [StreamScheduler.Batch], result: Void) in
           state.handlers.muted = newValue
           guard state.running, let (now, least) = changeClock() else { return ([], ()) }
-          return (state.scheduler?.modify(at: now, now: now, least: least) { $0.muted = newValue } ?? [], ())
+          return (fittedModify(&state.scheduler, now: now, least: least) { $0.muted = newValue }, ())
         }
       }
     }

@@ -117,8 +117,18 @@ public final class SerialBoardLink: BoardLink, Sendable {
     return sync.boardSeconds(atHost: t)
   }
 
-  /// Two 40-byte frames at the link's rate (10 bits a byte), plus the clock uncertainty.
-  public var minimumLead: Double { 2 * 40 * 10 / Double(baud) + clockUncertainty }
+  /// The shortest first message of a change at the link's rate (a batch header, one segment
+  /// and a hold: 21 payload bytes, 33 on the wire; ``HapticWire/SegmentBatchPacker/Deadline``
+  /// keeps a change's first message that short when it must be), plus the clock uncertainty:
+  /// 2.9 ms at 115 200 baud, 0.33 ms at 1 Mbaud.
+  public var minimumLead: Double {
+    Double(ReliableLink.sizeBound(Self.shortestFirstPayload)) * secondsPerByte + clockUncertainty
+  }
+
+  /// Payload bytes of the shortest first message of a change.
+  static let shortestFirstPayload = 21
+
+  public var secondsPerByte: Double { 10 / Double(baud) }
 
   public var clockUncertainty: Double {
     (connection.clockSync?.minimumRoundTrip).map { $0 / 2 } ?? 0.001

@@ -89,6 +89,7 @@ public final class MirroredBoardLink: BoardLink, Sendable {
   public var clockUncertainty: Double { inner.clockUncertainty }
   public var minimumLead: Double { inner.minimumLead }
   public var wireBacklog: Double { inner.wireBacklog }
+  public var secondsPerByte: Double { inner.secondsPerByte }
   public func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) { inner.setEventHandler(handler) }
   public func setMessageHandler(_ handler: @escaping @Sendable (WireMessage) -> Void) { inner.setMessageHandler(handler) }
   public var statistics: BoardLinkStatistics { inner.statistics }

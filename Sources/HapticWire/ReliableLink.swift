@@ -216,7 +216,7 @@ public struct ReliableLink: Sendable {
   }
 
   /// The most bytes a frame with `payload` bytes takes on the wire (header, CRC, COBS, delimiter).
-  static func sizeBound(_ payload: Int) -> Int {
+  public static func sizeBound(_ payload: Int) -> Int {
     min(payload + WireFrame.headerSize + 2 + 3, WireFrame.maxEncodedSize)
   }
 

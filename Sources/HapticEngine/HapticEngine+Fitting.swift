@@ -1,0 +1,78 @@
+import HapticRenderer
+import HapticWire
+
+/// Changes that reach the board in time (docs/protocol.md §8).
+///
+/// A change is placed at the guard: the clock's uncertainty and the transmission of a short
+/// first message (2.9 ms at 115 200 baud). Its messages are packed so that each is on the board
+/// before the drive it carries starts (``HapticWire/SegmentBatchPacker/Deadline``): a short
+/// first one, longer ones after it. Most drive fits; drive denser than the line can carry
+/// behind so short a lead (a new level and frequency every 1 ms frame: 5 bytes a millisecond,
+/// and each message's own 26 bytes of framing, header and hold) does not, and the change is then
+/// placed again, later by what it lacked, from the scheduler as it was before.
+extension HapticEngine {
+  /// When `batch`'s messages must be on the board: before the drive each carries starts, behind
+  /// what is still on the wire and the clock's uncertainty, with `channels` channels' messages
+  /// sharing the wire in turn. Nil for a link without a wire or before clock sync.
+  func deadline(for batch: StreamScheduler.Batch, boardNow: Double?, channels: Int) -> SegmentBatchPacker.Deadline? {
+    guard let boardNow, link.secondsPerByte > 0 else { return nil }
+    let lead = Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty
+    return SegmentBatchPacker.Deadline(
+      lead: lead, secondsPerByte: link.secondsPerByte * Double(max(channels, 1)), framePeriod: framePeriod)
+  }
+
+  /// Batches whose drive starts this close (seconds) are checked; a refill goes a lookahead ahead.
+  static let checkedLead = 0.1
+
+  /// How late the latest message of `batches` would reach the board after its drive starts,
+  /// seconds (0 when all are in time).
+  func shortfall(of batches: [StreamScheduler.Batch]) -> Double {
+    guard link.secondsPerByte > 0, let boardNow = link.boardSeconds(atHost: link.hostNow) else { return 0 }
+    let channels = Set(batches.map(\.channel)).count
+    let maximumPayload = BatchPacker.maximumPayload(lossy: link.statistics.recoveries > 0)
+    var worst = 0.0
+    for batch in batches {
+      guard let deadline = deadline(for: batch, boardNow: boardNow, channels: channels), deadline.lead < Self.checkedLead
+      else { continue }
+      let messages = BatchPacker.messages(
+        for: batch, levelBytes: profile.levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload,
+        deadline: deadline)
+      worst = max(
+        worst,
+        SegmentBatchPacker.lateness(of: messages, deadline: deadline, startFrame: batch.startFrame, ticksPerFrame: ticksPerFrame))
+    }
+    return worst
+  }
+
+  /// Runs `change` (given the least frame it may take effect at) on a copy of `scheduler`; when
+  /// its batches could not reach the board in time, runs it again on `scheduler` as it was,
+  /// from a least frame later by the shortfall. `scheduler` keeps the run whose batches are
+  /// returned.
+  func fitted<Result>(
+    _ scheduler: inout StreamScheduler, least: Int,
+    _ change: (inout StreamScheduler, Int) -> (batches: [StreamScheduler.Batch], result: Result)
+  ) -> (batches: [StreamScheduler.Batch], result: Result) {
+    var trial = scheduler
+    let first = change(&trial, least)
+    let late = shortfall(of: first.batches)
+    guard late > 0 else {
+      scheduler = trial
+      return first
+    }
+    return change(&scheduler, least + Int((late / framePeriod).rounded(.up)))
+  }
+}
+
+extension HapticEngine {
+  /// ``StreamScheduler/modify(at:now:least:_:)`` from now on the engine's scheduler, if any,
+  /// fitted (``fitted(_:least:_:)``).
+  func fittedModify(
+    _ scheduler: inout StreamScheduler?, now: Int, least: Int, _ change: (inout MixState) -> Void
+  ) -> [StreamScheduler.Batch] {
+    guard var current = scheduler else { return [] }
+    defer { scheduler = current }
+    return fitted(&current, least: least) { scheduler, least in
+      (scheduler.modify(at: now, now: now, least: least, change), ())
+    }.batches
+  }
+}
