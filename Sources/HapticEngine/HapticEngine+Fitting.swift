@@ -52,6 +52,8 @@ extension HapticEngine {
     _ scheduler: inout StreamScheduler, least: Int,
     _ change: (inout StreamScheduler, Int) -> (batches: [StreamScheduler.Batch], result: Result)
   ) -> (batches: [StreamScheduler.Batch], result: Result) {
+    // No wire (in process): nothing to be late for, and no copy to make.
+    guard link.secondsPerByte > 0 else { return change(&scheduler, least) }
     var trial = scheduler
     let first = change(&trial, least)
     let late = shortfall(of: first.batches)
