@@ -85,6 +85,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
     profile = profileFor(capabilities, result.identity) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
+    configuration.ticksPerFrame =
+      UInt64(capabilities.framePeriodMicroseconds) * UInt64(capabilities.clockFrequency) / 1_000_000
     let box = HandlerBox()
     handlers = box
     connection = BoardConnection(

@@ -91,8 +91,11 @@ extension BoardConnection {
       state.lastSent = t
     }
     // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
-    // (then polls and resends feed the watchdog; a heartbeat would wait behind them).
-    if !state.closing && t - state.lastSent >= configuration.watchdog / 4 && state.link.unacknowledged == 0 {
+    // (then polls and resends feed the watchdog; a heartbeat would wait behind them) and the
+    // board may have drive to stop.
+    if !state.closing && t - state.lastSent >= configuration.watchdog / 4 && state.link.unacknowledged == 0
+      && armed(state, at: t)
+    {
       pass.outgoing += state.link.send(.heartbeat, now: t)
       state.lastSent = t
     }
@@ -105,7 +108,9 @@ extension BoardConnection {
   private func readTimeout() -> Double {
     state.withLock { state in
       let t = now
-      var due = state.link.unacknowledged == 0 ? state.lastSent + configuration.watchdog / 4 : t + 0.020
+      var due =
+        state.link.unacknowledged > 0 ? t + 0.020
+        : armed(state, at: t) ? state.lastSent + configuration.watchdog / 4 : t + 0.020
       if let query = nextClockQuery(state) { due = min(due, query) }
       if let deadline = state.link.nextDeadline { due = min(due, deadline) }
       return min(max(due - t, 0.001), 0.020)

@@ -2,14 +2,19 @@ import Foundation
 public import HapticWire
 import HapticLocks
 
-/// A live link to a board: a reader thread feeding the reliable link, heartbeats while idle (so
-/// the board's watchdog stays quiet only as long as the host is alive), periodic clock queries
+/// A live link to a board: a reader thread feeding the reliable link, heartbeats while the board
+/// has drive and the line is otherwise quiet (so the board's watchdog stays quiet only as long
+/// as the host is alive), periodic clock queries
 /// for clock sync, and a `stop` sent on close so no actuator is left running.
 public final class BoardConnection: Sendable {
   /// Settings.
   public struct Configuration: Sendable {
-    /// The board's watchdog timeout; heartbeats go out after a quarter of it without traffic.
+    /// The board's watchdog timeout; heartbeats go out after a quarter of it without traffic,
+    /// while the board may have drive queued (``BoardConnection`` `+Armed`).
     public var watchdog: Double = 0.100
+    /// Board clock ticks per drive frame (its frame period at its clock rate), to tell when the
+    /// drive sent has played; 0 when unknown: heartbeats then never stop.
+    public var ticksPerFrame: UInt64 = 0
     /// Seconds between clock queries once synchronised (0.9839 s, as Klipper: an odd period).
     public var clockInterval: Double = 0.9839
     /// Seconds between clock queries while synchronising.
@@ -46,6 +51,8 @@ public final class BoardConnection: Sendable {
     /// answers when a new session starts, and a stale answer must not pass for a fresh sample.
     var nextQuery = UInt16.random(in: 1...UInt16.max)
     var closed = false
+    /// Host seconds until which the board may have drive queued (``arm(for:state:)``).
+    var armedUntil = -Double.infinity
     /// `close()` has begun: its `stop` is the last frame the host sends (no heartbeat or clock
     /// query after it).
     var closing = false
@@ -128,6 +135,7 @@ public final class BoardConnection: Sendable {
       let bytes: [UInt8]? = state.withLock { state in
         guard !state.closed else { return nil }
         state.lastSent = now
+        arm(for: message, state: &state)
         return state.link.send(message, now: state.lastSent)
       }
       guard let bytes else { throw TransportError(.closed, port: transport.name, "the connection is closed") }

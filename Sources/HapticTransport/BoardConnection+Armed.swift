@@ -1,0 +1,46 @@
+import HapticRenderer
+import HapticWire
+
+/// When the board has drive to stop (docs/protocol.md §6.7): its watchdog is armed only while
+/// drive is queued or playing, so heartbeats are needed only until the drive the host sent has
+/// played, and a watchdog time after it (clock error, a batch that arrived late). An idle
+/// board then gets no heartbeat — 40 a second per board before, most of an idle server's work —
+/// only its clock queries, about once a second.
+extension BoardConnection {
+  /// Notes the drive `message` queues: heartbeats go on until it has played. Called with the
+  /// state locked, as the message is sent.
+  func arm(for message: WireMessage, state: inout State) {
+    let end: Double
+    switch message {
+    case .queueSegments(let batch), .replaceSegments(let batch):
+      guard configuration.ticksPerFrame > 0, let sync = state.sync, sync.isSynchronized else {
+        // Its end cannot be told: heartbeats from now on, as before.
+        state.armedUntil = .infinity
+        return
+      }
+      let frames = batch.segments.reduce(UInt64(0)) { $0 + UInt64($1.frames) }
+      end = sync.hostTime(atBoardTicks: Double(sync.extend(batch.startTime) + frames * configuration.ticksPerFrame))
+    case .playROMEffect(_, _, _, let startTime):
+      guard let sync = state.sync, sync.isSynchronized else {
+        state.armedUntil = .infinity
+        return
+      }
+      end = sync.hostTime(atBoardTicks: Double(sync.extend(startTime))) + Self.longestROMEffect
+    case .calibrate:
+      end = now + Self.longestCalibration
+    default:
+      return
+    }
+    state.armedUntil = max(state.armedUntil, end)
+  }
+
+  /// Whether the board may have drive queued at host time `t` (heartbeats are due).
+  func armed(_ state: State, at t: Double) -> Bool {
+    t < state.armedUntil + configuration.watchdog
+  }
+
+  /// The longest DRV2605L ROM effect is well under this, seconds.
+  static let longestROMEffect = 1.5
+  /// A driver's auto-calibration takes well under this, seconds.
+  static let longestCalibration = 2.0
+}
