@@ -3,23 +3,29 @@ import HapticWire
 
 /// Changes that reach the board in time (docs/protocol.md §8).
 ///
-/// A change is placed at the guard: the clock's uncertainty and the transmission of a short
-/// first message (2.9 ms at 115 200 baud). Its messages are packed so that each is on the board
-/// before the drive it carries starts (``HapticWire/SegmentBatchPacker/Deadline``): a short
-/// first one, longer ones after it. Most drive fits; drive denser than the line can carry
-/// behind so short a lead (a new level and frequency every 1 ms frame: 5 bytes a millisecond,
-/// and each message's own 26 bytes of framing, header and hold) does not, and the change is then
-/// placed again, later by what it lacked, from the scheduler as it was before.
+/// A change is placed at the guard: the clock's uncertainty and two 40-byte frames' transmission
+/// (6.9 ms at 115 200 baud). Its messages are packed so that each is on the board before the
+/// drive it carries starts (``HapticWire/SegmentBatchPacker/Deadline``): a short
+/// first one when the lead is short, longer ones after it. Drive denser than the line can carry
+/// behind the lead (a new level and frequency every 1 ms frame: 5 bytes a millisecond, and each
+/// message's own 26 bytes of framing, header and hold) is placed again, later by what it
+/// lacked, from the scheduler as it was before.
 extension HapticEngine {
   /// When `batch`'s messages must be on the board: before the drive each carries starts, behind
   /// what is still on the wire and the clock's uncertainty, with `channels` channels' messages
   /// sharing the wire in turn. Nil for a link without a wire or before clock sync.
   func deadline(for batch: StreamScheduler.Batch, boardNow: Double?, channels: Int) -> SegmentBatchPacker.Deadline? {
     guard let boardNow, link.secondsPerByte > 0 else { return nil }
-    let lead = Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty
+    let lead =
+      Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty - Self.senderDelay
     return SegmentBatchPacker.Deadline(
       lead: lead, secondsPerByte: link.secondsPerByte * Double(max(channels, 1)), framePeriod: framePeriod)
   }
+
+  /// What a batch's packing keeps for the host's own delays, seconds: a sender preempted
+  /// between reading the clock and writing, the write's way through the kernel and a USB
+  /// adapter.
+  static let senderDelay = 0.002
 
   /// Batches whose drive starts this close (seconds) are checked; a refill goes a lookahead ahead.
   static let checkedLead = 0.1

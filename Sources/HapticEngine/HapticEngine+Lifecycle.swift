@@ -165,9 +165,8 @@ extension HapticEngine {
   /// One pass of the scheduler loop of `generation`: a tick, then what to sleep on and for how
   /// long; `nil` when the loop must end (stopped, or a newer loop took over). While anything
   /// plays, a pass comes when the queue falls to half the lookahead or a player's end is played
-  /// (``StreamScheduler/nextPass(now:)``; at least 1 ms and at most
-  /// ``Configuration/idleCadence`` apart), every ``Configuration/idleCadence`` while nothing
-  /// does. Changes never wait for a pass: they are sent when they are made. Sleeping until the
+  /// (``StreamScheduler/nextPass(now:)``; at least 1 ms and at most ``longestPlayingSleep``
+  /// apart), every ``Configuration/idleCadence`` while nothing does. Changes never wait for a pass: they are sent when they are made. Sleeping until the
   /// next deadline rather than polling keeps the thread's wake-ups (most of its CPU time) to
   /// about two per lookahead.
   func loopPass(generation: Int) -> (DispatchSemaphore, Double)? {
@@ -177,6 +176,9 @@ extension HapticEngine {
     guard current() else { return nil }
     return (loopWake, sleepUntilNextPass())
   }
+
+  /// The longest the loop sleeps while something plays, seconds.
+  static let longestPlayingSleep = 0.050
 
   /// Ends the loop's sleep now (a player started on a quiet engine: its queue must be refilled
   /// long before the idle period is over).
@@ -192,7 +194,7 @@ extension HapticEngine {
         return configuration.idleCadence
       }
       let seconds = Double(due - now) * framePeriod
-      return min(max(seconds, 0.001), configuration.idleCadence)
+      return min(max(seconds, 0.001), Self.longestPlayingSleep)
     }
   }
 

@@ -14,7 +14,7 @@ import HapticRenderer
 /// A start (or resume) begins new drive: on a link that has lost frames it is placed a lookahead's
 /// worth (3× the recent delivery delay, at most ``maximumStartLead``) ahead, so a lost frame is
 /// resent before the onset and the board does not skip the pattern's first moments. On a link
-/// that never lost anything it takes effect like a change, at the guard.
+/// that never lost anything it is placed one recent delivery delay ahead.
 extension HapticEngine {
   /// The longest a start waits for the link, seconds.
   static let maximumStartLead = 0.150
@@ -24,12 +24,13 @@ extension HapticEngine {
   func startLead(for action: TrackAction) -> Int {
     switch action {
     case .start, .resume:
-      // A link that never lost anything needs no room for a resend: the guard (the first
-      // message's transmission) is enough, and a play request then plays within a few
-      // milliseconds (3× a clean link's delivery delay was 3-20 ms more: issue 28).
+      // A link that never lost anything needs no room for a resend: one recent delivery delay
+      // (a message's transmission, the board's answer and the host's own delays as the link
+      // saw them lately) is enough, and a play request then plays within a few milliseconds
+      // (3× was 3-20 ms more: issue 28).
       let statistics = link.statistics
-      guard statistics.recoveries > 0 else { return 0 }
-      let lead = min(Self.lookaheadPerDelivery * expectedDelivery(statistics), Self.maximumStartLead)
+      let factor = statistics.recoveries > 0 ? Self.lookaheadPerDelivery : 1
+      let lead = min(factor * expectedDelivery(statistics), Self.maximumStartLead)
       return Int((lead / framePeriod).rounded(.up))
     default: return 0
     }

@@ -24,8 +24,8 @@ public final class HapticEngine: Sendable {
     /// The least time from now, on the board's clock, to the first frame a change made now
     /// changes: it covers the host's work, the transmission and the clock-sync error. The
     /// engine uses at least the link's ``BoardLink/minimumLead`` per channel of the board (a
-    /// change goes out as a batch per channel, in turn: about 3.3 ms at 115 200 baud on one
-    /// channel, 6.6 ms on two; 1 ms at 1 Mbaud), later when its drive is too dense to reach the
+    /// change goes out as a batch per channel, in turn: 8 ms at 115 200 baud on one channel,
+    /// 16 ms on two; about 1 ms at 1 Mbaud), later when its drive is too dense to reach the
     /// board in time behind that (``HapticEngine`` `+Fitting`). A change then starts between this and one
     /// frame period more after the call (docs/semantics.md §13.1).
     public var guardTime = 0.001
@@ -33,8 +33,9 @@ public final class HapticEngine: Sendable {
     /// needs no fixed period while something plays: it sleeps until the queue falls to half
     /// the lookahead or a player's end is played (changes never wait for a pass).
     public var cadence = 0.008
-    /// Period of the scheduler loop while nothing plays.
-    public var idleCadence = 0.050
+    /// Period of the scheduler loop while nothing plays (a change wakes it at once; a resident
+    /// server keeps engines idle for hours, and 20 passes a second were a third of its idle CPU).
+    public var idleCadence = 0.250
     /// Idle time before an auto-shutdown (when ``HapticEngine/isAutoShutdownEnabled``).
     public var idleTimeout = 120.0
     /// How long `start()` waits for clock sync.

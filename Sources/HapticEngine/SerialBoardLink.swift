@@ -119,16 +119,11 @@ public final class SerialBoardLink: BoardLink, Sendable {
     return sync.boardSeconds(atHost: t)
   }
 
-  /// The shortest first message of a change at the link's rate (a batch header, one segment
-  /// and a hold: 21 payload bytes, 33 on the wire; ``HapticWire/SegmentBatchPacker/Deadline``
-  /// keeps a change's first message that short when it must be), plus the clock uncertainty:
-  /// 2.9 ms at 115 200 baud, 0.33 ms at 1 Mbaud.
-  public var minimumLead: Double {
-    Double(ReliableLink.sizeBound(Self.shortestFirstPayload)) * secondsPerByte + clockUncertainty
-  }
-
-  /// Payload bytes of the shortest first message of a change.
-  static let shortestFirstPayload = 21
+  /// Two 40-byte frames at the link's rate, plus the clock uncertainty: room for a change's
+  /// first message and the host's own delays. (A change's shortest first message alone, 33
+  /// bytes, let a loaded 2-core machine's refills and changes to the emulated Uno arrive late
+  /// in 1 send of 30: the guard is also the slack of a late-waking loop.)
+  public var minimumLead: Double { 2 * 40 * secondsPerByte + clockUncertainty }
 
   public var secondsPerByte: Double { 10 / Double(baud) }
 
