@@ -16,16 +16,10 @@ extension HapticEngine {
   /// sharing the wire in turn. Nil for a link without a wire or before clock sync.
   func deadline(for batch: StreamScheduler.Batch, boardNow: Double?, channels: Int) -> SegmentBatchPacker.Deadline? {
     guard let boardNow, link.secondsPerByte > 0 else { return nil }
-    let lead =
-      Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty - Self.senderDelay
+    let lead = Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty
     return SegmentBatchPacker.Deadline(
       lead: lead, secondsPerByte: link.secondsPerByte * Double(max(channels, 1)), framePeriod: framePeriod)
   }
-
-  /// What a batch's packing keeps for the host's own delays, seconds: a sender preempted
-  /// between reading the clock and writing, the write's way through the kernel and a USB
-  /// adapter.
-  static let senderDelay = 0.002
 
   /// Batches whose drive starts this close (seconds) are checked; a refill goes a lookahead ahead.
   static let checkedLead = 0.1
