@@ -198,7 +198,7 @@ let package = Package(
       name: "HapticServerTests",
       dependencies: [
         "HapticServer", "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer", "HapticCore",
-        "HapticLocks", "HapticTransport",
+        "HapticLocks", "HapticTransport", "HapticWire",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -17,6 +17,9 @@ extension SimulatedBoard {
       // A batch the queue cannot hold changes nothing (the mirrored board refuses it whole
       // too); the mirror has no one to tell.
       let current = now
+      // Segments already played leave first: a picture nobody samples runs no physics steps,
+      // and its queue would otherwise keep every segment ever sent.
+      _ = queues[channel].drive(at: current)
       _ = queues[channel].enqueue(
         batch, start: extended(batch.startTime, near: current), now: current, replace: message.kind == .replaceSegments)
     case .stop(let mask):

@@ -1,6 +1,8 @@
 import Foundation
 import HapticServer
+import HapticRenderer
 import HapticSimulator
+import HapticWire
 import Testing
 
 /// A serial board's stream: the server's picture of the board (what it sent, through the
@@ -37,5 +39,21 @@ struct MirroredStreamTests {
     }
     // 0.6 s after the drive ended: nothing driven, the actuator at rest.
     #expect(last?.level == 0 && (last?.g ?? 1) < 0.01, "\(String(describing: last))")
+  }
+
+  @Test("A picture nobody samples keeps only the drive still to play (its queue does not grow with every batch sent)")
+  func unsampledPictureStaysSmall() throws {
+    var board = SimulatedBoard(configuration: SimulatorConfiguration(profile: .simLRA))
+    for n in 0..<5_000 {
+      // A 10 ms batch every 10 ms, the picture jumped (no physics) to each send.
+      board.skip(to: Double(n) * 0.010)
+      let start = UInt32(truncatingIfNeeded: board.now + 2_000)
+      board.mirror(
+        .queueSegments(
+          SegmentBatch(
+            channel: 0, startTime: start, levelBytes: 1,
+            segments: [SegmentBatch.Segment(frames: 10, startLevel: 50, endLevel: 50, startFrequency: 0, endFrequency: 0)])))
+    }
+    #expect(board.status.channels[0].queueFill <= 2, "\(board.status.channels[0].queueFill) segments kept")
   }
 }
