@@ -166,9 +166,9 @@ extension HapticEngine {
   /// long; `nil` when the loop must end (stopped, or a newer loop took over). While anything
   /// plays, a pass comes when the queue falls to half the lookahead or a player's end is played
   /// (``StreamScheduler/nextPass(now:)``; at least 1 ms and at most ``longestPlayingSleep``
-  /// apart), every ``Configuration/idleCadence`` while nothing does. Changes never wait for a pass: they are sent when they are made. Sleeping until the
-  /// next deadline rather than polling keeps the thread's wake-ups (most of its CPU time) to
-  /// about two per lookahead.
+  /// apart), every ``Configuration/idleCadence`` while nothing does. Changes never wait for a
+  /// pass: they are sent when they are made. Sleeping until the next deadline rather than
+  /// polling keeps the thread's wake-ups (most of its CPU time) to about two per lookahead.
   func loopPass(generation: Int) -> (DispatchSemaphore, Double)? {
     func current() -> Bool { state.withLock { !$0.loopStop && $0.loopGeneration == generation } }
     guard current() else { return nil }

@@ -10,8 +10,9 @@ public import HummingbirdWebSocket
 /// The board server's API over a ``BoardHub`` (issue 28; normative: docs/api.yaml).
 ///
 /// Boards: `GET /v1/boards`, `GET /v1/boards/{id}`, `POST /v1/boards/{id}/probe` (fresh board
-/// counters), `POST /v1/boards/{id}/play` (a document,
-/// played once and forgotten), `POST /v1/boards/{id}/rom` (a driver ROM effect). Players: `POST /v1/boards/{id}/players`, `GET /v1/players[/{n}]`,
+/// counters), `POST /v1/boards/{id}/play` (a document, played once and forgotten),
+/// `POST /v1/boards/{id}/rom` (a driver ROM effect). Players: `POST /v1/boards/{id}/players`,
+/// `GET /v1/players[/{n}]`,
 /// `POST /v1/players/{n}/start|stop|pause|resume|seek|parameters`, `PATCH` and `DELETE
 /// /v1/players/{n}` (``BoardServer`` `+Players`). Patterns: `POST /v1/patterns/validate`,
 /// `GET /v1/library`, `GET /v1/presets`. Events, live parameters and the 200 Hz stream: the

@@ -36,12 +36,12 @@ public struct HapticServerClient: Sendable {
 
   /// The boards the server serves.
   public func boards() async throws(ServerError) -> [BoardInfo] {
-    try await get("/v1/boards", as: Boards.self).boards
+    try await call("/v1/boards", as: Boards.self).boards
   }
 
   /// Board `id`.
   public func board(_ id: String) async throws(ServerError) -> BoardInfo {
-    try await get("/v1/boards/\(Self.escaped(id))", as: OneBoard.self).board
+    try await call("/v1/boards/\(Self.escaped(id))", as: OneBoard.self).board
   }
 
   /// Plays effect `effect` of the driver's ROM `library` on `channel` of board `id` (boards
@@ -51,7 +51,7 @@ public struct HapticServerClient: Sendable {
   public func playROMEffect(on id: String, effect: Int, library: Int = 1, channel: Int = 0) async throws(ServerError)
     -> ROMPlay
   {
-    try await get(
+    try await call(
       "/v1/boards/\(Self.escaped(id))/rom?effect=\(effect)&library=\(library)&channel=\(channel)", as: OneROM.self,
       method: .POST
     ).rom
@@ -61,8 +61,8 @@ public struct HapticServerClient: Sendable {
   private struct OneBoard: Decodable { var board: BoardInfo }
   private struct OneROM: Decodable { var rom: ROMPlay }
 
-  /// `GET path` (or `method`), decoded; a refusal is the server's error.
-  func get<T: Decodable>(_ path: String, as type: T.Type, method: HTTPMethod = .GET) async throws(ServerError) -> T {
+  /// `method path`, its answer (200 or 201) decoded; a refusal is the server's error.
+  func call<T: Decodable>(_ path: String, as type: T.Type, method: HTTPMethod = .GET) async throws(ServerError) -> T {
     var request = HTTPClientRequest(url: base + path)
     request.method = method
     if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }

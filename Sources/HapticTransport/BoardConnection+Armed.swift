@@ -10,27 +10,32 @@ extension BoardConnection {
   /// Notes the drive `message` queues: heartbeats go on until it has played. Called with the
   /// state locked, as the message is sent.
   func arm(for message: WireMessage, state: inout State) {
-    let end: Double
+    // Where the drive starts on the board's clock, how long it lasts there (ticks), and what
+    // the board may play beyond it (seconds).
+    let drive: (start: UInt32, ticks: UInt64, beyond: Double)
     switch message {
     case .queueSegments(let batch), .replaceSegments(let batch):
-      guard configuration.ticksPerFrame > 0, let sync = state.sync, sync.isSynchronized else {
-        // Its end cannot be told: heartbeats from now on, as before.
+      guard configuration.ticksPerFrame > 0 else {
+        // Its length on the board's clock cannot be told: heartbeats from now on, as before.
         state.armedUntil = .infinity
         return
       }
       let frames = batch.segments.reduce(UInt64(0)) { $0 + UInt64($1.frames) }
-      end = sync.hostTime(atBoardTicks: Double(sync.extend(batch.startTime) + frames * configuration.ticksPerFrame))
+      drive = (batch.startTime, frames * configuration.ticksPerFrame, 0)
     case .playROMEffect(_, _, _, let startTime):
-      guard let sync = state.sync, sync.isSynchronized else {
-        state.armedUntil = .infinity
-        return
-      }
-      end = sync.hostTime(atBoardTicks: Double(sync.extend(startTime))) + Self.longestROMEffect
+      drive = (startTime, 0, Self.longestROMEffect)
     case .calibrate:
-      end = now + Self.longestCalibration
+      state.armedUntil = max(state.armedUntil, now + Self.longestCalibration)
+      return
     default:
       return
     }
+    guard let sync = state.sync, sync.isSynchronized else {
+      // Its end cannot be told: heartbeats from now on, as before.
+      state.armedUntil = .infinity
+      return
+    }
+    let end = sync.hostTime(atBoardTicks: Double(sync.extend(drive.start) + drive.ticks)) + drive.beyond
     state.armedUntil = max(state.armedUntil, end)
   }
 

@@ -27,10 +27,13 @@ extension ReliableLink {
   /// `channel` that starts at or after board tick `start` (u32 ticks wrap: "after" is within
   /// half the range ahead).
   static func isSegmentBatch(_ type: UInt8, _ payload: [UInt8], on channel: UInt8, from start: UInt32) -> Bool {
-    guard type == WireMessage.Kind.queueSegments.rawValue || type == WireMessage.Kind.replaceSegments.rawValue,
-      payload.count >= 5, payload[0] == channel
+    guard type == WireMessage.Kind.queueSegments.rawValue || type == WireMessage.Kind.replaceSegments.rawValue
     else { return false }
-    let batchStart = (1...4).reduce(UInt32(0)) { $0 | UInt32(payload[$1]) << (8 * UInt32($1 - 1)) }
+    // The batch header: channel, then start time (§6.5).
+    var reader = WireReader(payload)
+    guard let batchChannel = try? reader.u8(), batchChannel == channel, let batchStart = try? reader.u32() else {
+      return false
+    }
     return Int32(bitPattern: batchStart &- start) >= 0
   }
 }
