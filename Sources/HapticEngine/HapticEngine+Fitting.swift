@@ -24,19 +24,22 @@ extension HapticEngine {
   /// Batches whose drive starts this close (seconds) are checked; a refill goes a lookahead ahead.
   static let checkedLead = 0.1
 
-  /// How late the latest message of `batches` would reach the board after its drive starts,
-  /// seconds (0 when all are in time).
-  func shortfall(of batches: [StreamScheduler.Batch]) -> Double {
+  /// Packs the batches whose drive starts within ``checkedLead`` as `transmit` would, keeping
+  /// their messages for it, and returns how late the latest message would reach the board after
+  /// its drive starts, seconds (0 when all are in time).
+  func packNear(_ batches: inout [StreamScheduler.Batch]) -> Double {
     guard link.secondsPerByte > 0, let boardNow = link.boardSeconds(atHost: link.hostNow) else { return 0 }
     let channels = Set(batches.map(\.channel)).count
     let maximumPayload = BatchPacker.maximumPayload(lossy: link.statistics.recoveries > 0)
     var worst = 0.0
-    for batch in batches {
+    for index in batches.indices {
+      let batch = batches[index]
       guard let deadline = deadline(for: batch, boardNow: boardNow, channels: channels), deadline.lead < Self.checkedLead
       else { continue }
       let messages = BatchPacker.messages(
         for: batch, levelBytes: profile.levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload,
         deadline: deadline)
+      batches[index].messages = messages
       worst = max(
         worst,
         SegmentBatchPacker.lateness(of: messages, deadline: deadline, startFrame: batch.startFrame, ticksPerFrame: ticksPerFrame))
@@ -55,8 +58,8 @@ extension HapticEngine {
     // No wire (in process): nothing to be late for, and no copy to make.
     guard link.secondsPerByte > 0 else { return change(&scheduler, least) }
     var trial = scheduler
-    let first = change(&trial, least)
-    let late = shortfall(of: first.batches)
+    var first = change(&trial, least)
+    let late = packNear(&first.batches)
     guard late > 0 else {
       scheduler = trial
       return first

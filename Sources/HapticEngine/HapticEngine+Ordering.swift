@@ -72,9 +72,11 @@ extension HapticEngine {
     let boardNow = link.boardSeconds(atHost: link.hostNow)
     for batch in batches {
       if perChannel[batch.channel] == nil { channelOrder.append(batch.channel) }
-      perChannel[batch.channel, default: []] += BatchPacker.messages(
-        for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload,
-        deadline: deadline(for: batch, boardNow: boardNow, channels: channels))
+      perChannel[batch.channel, default: []] +=
+        batch.messages
+        ?? BatchPacker.messages(
+          for: batch, levelBytes: levelBytes, ticksPerFrame: ticksPerFrame, maximumPayload: maximumPayload,
+          deadline: deadline(for: batch, boardNow: boardNow, channels: channels))
     }
     let longest = perChannel.values.map(\.count).max() ?? 0
     do {

@@ -14,6 +14,9 @@ struct StreamScheduler: Sendable {
     var channel: Int
     var startFrame: Int
     var segments: [Segment]
+    /// Its wire messages, when a change packed them already to check that they arrive in time
+    /// (``HapticEngine`` `+Fitting`); nil: packed when sent.
+    var messages: [WireMessage]?
   }
 
   /// The most drive one refill renders, seconds.
