@@ -129,6 +129,15 @@ extension BoardHub {
 
   /// Does `action` to player `number`; returns it as it is then.
   public func control(_ number: Int, _ action: PlayerAction) throws(ServerError) -> PlayerInfo {
+    if let announced = try apply(number, action) { return announced }
+    return try kept(number).info
+  }
+
+  /// Does `action` to player `number`: the player as announced (nil for live parameters, which
+  /// are not announced: a client sending them 60 times a second with no reply wanted costs no
+  /// description of the player).
+  @discardableResult
+  func apply(_ number: Int, _ action: PlayerAction) throws(ServerError) -> PlayerInfo? {
     let served = try kept(number)
     let player = served.player
     let engine = try self.served(served.board).engine
@@ -162,7 +171,7 @@ extension BoardHub {
       case .parameters(let parameters):
         try player.sendParameters(parameters, atTime: 0)
         // Live parameters are too frequent to announce (60 Hz per client).
-        return try kept(number).info
+        return nil
       }
     } catch let error as ServerError {
       throw error

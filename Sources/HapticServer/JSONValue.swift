@@ -45,19 +45,4 @@ public enum JSONValue: Sendable, Hashable, Codable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return (try? encoder.encode(self)).flatMap { String(data: $0, encoding: .utf8) } ?? "null"
   }
-
-  /// A decoding error in a sentence, with the JSON path it happened at.
-  static func describe(_ error: any Error) -> String {
-    guard let error = error as? DecodingError else { return "\(error)" }
-    switch error {
-    case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
-      .valueNotFound(_, let context):
-      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-      let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-      return [path.isEmpty ? nil : "at \(path)", underlying ?? context.debugDescription].compactMap { $0 }.joined(
-        separator: ": ")
-    @unknown default:
-      return "\(error)"
-    }
-  }
 }

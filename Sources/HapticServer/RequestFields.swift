@@ -16,13 +16,7 @@ struct RequestFields {
       self.init(values: [:], fromQuery: false)
       return
     }
-    let object: JSONValue
-    do {
-      object = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-    } catch {
-      throw ServerError(.badRequest, field: "body", "the body is not JSON (\(JSONValue.describe(error)))")
-    }
-    guard case .object(let values) = object else {
+    guard case .object(let values) = try JSONValue.parse(bytes, field: "body", what: "the body") else {
       throw ServerError(.badRequest, field: "body", "the body must be a JSON object")
     }
     try self.init(object: values, allowed: allowed)

@@ -25,13 +25,7 @@ extension SocketSession {
     var id: JSONValue?
     var op: String?
     do {
-      let object: JSONValue
-      do {
-        object = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-      } catch {
-        throw ServerError(.badRequest, field: "message", "the message is not JSON (\(JSONValue.describe(error)))")
-      }
-      guard case .object(var members) = object else {
+      guard case .object(var members) = try JSONValue.parse(bytes, field: "message", what: "the message") else {
         throw ServerError(.badRequest, field: "message", "a message is a JSON object with an op")
       }
       id = members.removeValue(forKey: "id")
@@ -39,7 +33,7 @@ extension SocketSession {
         throw ServerError(.badRequest, field: "op", "a message needs an op (a string)")
       }
       op = name
-      if let reply = try await perform(name, members), id != nil {
+      if let reply = try await perform(name, members, replying: id != nil), id != nil {
         var answer = reply
         answer.id = id
         send(answer)
@@ -51,8 +45,9 @@ extension SocketSession {
     }
   }
 
-  /// Request `op` with its fields; the reply to send when the request has an id.
-  private func perform(_ op: String, _ members: [String: JSONValue]) async throws(ServerError) -> Reply? {
+  /// Request `op` with its fields; the reply to send when the request has an id (`replying`;
+  /// without one a player action describes no player).
+  private func perform(_ op: String, _ members: [String: JSONValue], replying: Bool) async throws(ServerError) -> Reply? {
     switch op {
     case "subscribe", "unsubscribe":
       let fields = try RequestFields(object: members, allowed: ["board"])
@@ -105,8 +100,13 @@ extension SocketSession {
           "unknown op \(op) (ops: subscribe, unsubscribe, play, rom, start, stop, pause, resume, seek, set, parameters, delete, adopt)")
       }
       let (number, fields) = try Self.player(members, allowed: allowed)
-      _ = try hub.player(number)  // an unknown player is not_found before its fields are read
-      return Reply(op: op, player: try hub.control(number, try BoardServer.action(op, fields)))
+      _ = try hub.kept(number)  // an unknown player is not_found before its fields are read
+      let action = try BoardServer.action(op, fields)
+      guard replying else {
+        try hub.apply(number, action)
+        return nil
+      }
+      return Reply(op: op, player: try hub.control(number, action))
     }
   }
 

@@ -113,7 +113,11 @@ struct ServerSocketTests {
       (errors.first { $0["id"] as? Int == id }?["error"] as? [String: Any])?["field"] as? String
     }
     #expect(field(2) == "intensity" && field(3) == "op" && field(4) == "player" && field(5) == "document", "\(errors)")
-    #expect(errors.contains { ($0["error"] as? [String: Any])?["field"] as? String == "message" }, "bad JSON is refused too")
+    let badJSON = errors.first { ($0["error"] as? [String: Any])?["field"] as? String == "message" }
+    #expect(
+      (badJSON?["error"] as? [String: Any])?["message"] as? String
+        == "the message is not JSON (line 1, column 1: expected 'null')",
+      "bad JSON is refused too, saying where: \(errors)")
     #expect(!inbox.of("reply").contains { $0["op"] as? String == "parameters" }, "live parameters without an id get no reply")
     // The board's drive: full before the change, about a third of it after (intensity 0.1).
     let log = link.snapshot.driveLog
