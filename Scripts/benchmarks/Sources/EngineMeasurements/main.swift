@@ -12,19 +12,20 @@ import HapticSimulator
 // --pty-onset-samples N (150), --cpu-seconds S (10), --bit-rate B (1000000), --drop P and
 // --corrupt Q (line faults of latency-pty, 0), --guard-ms G (latency-pty's engine guard; the
 // default's otherwise), --hapticctl PATH
-// (default <checkout>/.build/release/hapticctl), --runs N (cold-start runs, 20),
+// (default <checkout>/.build/release/hapticctl), --boards DIR (server-uno's firmware and
+// emulator, default <checkout>/Boards), --runs N (cold-start runs, 20),
 // --strace-runs N (10; 0 skips the strace breakdown).
 
 let usage = """
   usage: EngineMeasurements [latency|latency-pty|onset|onset-pty|cpu|cpu-pty|cold …]
-         [server-play|server-live|server-load|server-idle|server-soak …]
+         [server-play|server-uno|server-live|server-load|server-idle|server-soak …]
          [--samples N] [--onset-samples N] [--pty-onset-samples N] [--cpu-seconds S]
-         [--bit-rate B] [--drop P] [--corrupt Q] [--guard-ms G] [--hapticctl PATH] [--runs N]
+         [--bit-rate B] [--drop P] [--corrupt Q] [--guard-ms G] [--hapticctl PATH] [--boards DIR] [--runs N]
          [--strace-runs N] [--load-seconds S] [--idle-seconds S] [--soak-seconds S]
   """
 let allSections = ["latency", "latency-pty", "onset", "onset-pty", "cpu", "cpu-pty", "cold"]
 /// The board server's (issue 28), run only when named.
-let serverSections = ["server-play", "server-live", "server-load", "server-idle", "server-soak"]
+let serverSections = ["server-play", "server-uno", "server-live", "server-load", "server-idle", "server-soak"]
 var sections: [String] = []
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
@@ -104,6 +105,10 @@ do {
     case "server-play":
       say("[6] board server: play request → first frame on the board (in process, pty board)")
       for rate in [bitRate, 115_200] { try ServerLatency.play(bitRate: rate, samples: samples) }
+    case "server-uno":
+      say("[6b] board server: play request → first frame on the emulated Uno + DRV2605L (hapticctl serve over hapticctl-emu-uno)")
+      let boards = options["boards"].map { URL(fileURLWithPath: $0) } ?? checkout.appendingPathComponent("Boards")
+      try ServerUno.play(hapticctl: hapticctl, boards: boards, samples: samples)
     case "server-live":
       say("[7] board server: live parameter over the WebSocket → drive (in process, pty board at \(Int(bitRate)) bit/s)")
       try ServerLatency.live(bitRate: bitRate, samples: samples)
