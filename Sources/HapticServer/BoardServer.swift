@@ -5,7 +5,7 @@ import HapticCore
 import HapticEngine
 public import Hummingbird
 public import HummingbirdCore
-public import HummingbirdWebSocket
+import HummingbirdWebSocket
 
 /// The board server's API over a ``BoardHub`` (issue 28; normative: docs/api.yaml).
 ///
@@ -22,7 +22,7 @@ public enum BoardServer {
   public static let maxUpload = 4 << 20
 
   /// The request context: HTTP, and the WebSocket upgrade of `/v1/ws`.
-  public typealias Context = BasicWebSocketRequestContext
+  public typealias Context = ServerContext
 
   /// The API's router over `hub`; with `token`, every request must carry it; with `library`,
   /// clients may play its files by name.

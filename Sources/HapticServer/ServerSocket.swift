@@ -20,7 +20,9 @@ enum ServerSocket {
   static let maxMessage = BoardServer.maxUpload
 
   static func add(to router: Router<BoardServer.Context>, hub: BoardHub, library: PatternLibrary?) {
-    router.ws("v1/ws") { inbound, outbound, _ in
+    router.ws("v1/ws") { inbound, outbound, context in
+      // The router has read the handler: break hummingbird-websocket's cycle (ServerContext).
+      context.requestContext.releaseUpgrade()
       let (client, events) = hub.events.subscribe()
       let (outbox, post) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
       let session = SocketSession(client: client, hub: hub, library: library, post: post)

@@ -181,6 +181,9 @@ enum ServerLoad {
     say("  \(clients) clients came and went in \(fmt(last.t, 0)) s (half stopped their player first, half left it playing)")
     say("  RSS: \(fmt(samples.first!.kB, 0)) kB at start, \(fmt(warm.kB, 0)) kB at \(fmt(warm.t, 0)) s, \(fmt(last.kB, 0)) kB at the end: "
       + "growth after warm-up \(fmt(100 * (last.kB - warm.kB) / warm.kB, 2)) %; max \(fmt(samples.map(\.kB).max()!, 0)) kB")
+    // The course (a leak climbs steadily; an allocator settling flattens): every 5 minutes.
+    let course = samples.filter { Int($0.t) % 300 < 10 }.map { "\(fmt($0.t / 60, 0)) min \(fmt($0.kB, 0))" }
+    say("  RSS over time (kB): " + course.joined(separator: ", "))
     let players = try blocking { try await playersLeft(base) }
     say("  players kept by the server at the end: \(players)")
   }
