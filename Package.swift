@@ -39,6 +39,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // The server's WebSocket messages run on their connection's event loop (EventLoopExecutor).
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
   ],
   targets: [
     // Layer 1: the Core Haptics pattern model (no I/O, no Foundation).
@@ -108,6 +110,7 @@ let package = Package(
         "HapticEngineSimulator", "HapticBoards", "HapticLocks",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]),
     // A client of a running server (`send --server`, apps): HTTP for the boards, the WebSocket for
     // players.

@@ -1,10 +1,11 @@
 public import Hummingbird
 public import HummingbirdWebSocket
 import Synchronization
+import NIOCore
 
 /// The request context of the board server's routes: HTTP, and the WebSocket upgrade of
 /// `/v1/ws` — Hummingbird's `BasicWebSocketRequestContext`, but with its handler reference
-/// held where the socket's handler can let go of it.
+/// held where the socket's handler can let go of it, and the connection's event loop.
 ///
 /// hummingbird-websocket 2.8.1 keeps every upgraded connection's context alive for good: the
 /// router stores the handler with a copy of the context (`WebSocketHandlerReference.Value`) in
@@ -17,12 +18,15 @@ import Synchronization
 public struct ServerContext: RequestContext, WebSocketRequestContext {
   public var coreContext: CoreRequestContextStorage
   private let upgrade: UpgradeSlot
+  /// The loop that reads the request's connection (``EventLoopExecutor``).
+  let eventLoop: any EventLoop
 
   public var webSocket: WebSocketHandlerReference<Self> { upgrade.reference }
 
   public init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     upgrade = UpgradeSlot(port: source.channel.localAddress?.port ?? 0)
+    eventLoop = source.channel.eventLoop
   }
 
   /// Lets go of the handler reference (and the context copy in it): call from the WebSocket's

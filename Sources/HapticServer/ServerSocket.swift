@@ -51,10 +51,13 @@ enum ServerSocket {
             session.stream()
           }
         }
-        for try await message in inbound.messages(maxSize: maxMessage) {
-          switch message {
-          case .text(let text): await session.handle(Array(text.utf8))
-          case .binary(let buffer): await session.handle(Array(buffer: buffer))
+        // On the connection's own loop: no thread woken per message (EventLoopExecutor).
+        try await withTaskExecutorPreference(EventLoopExecutor(context.requestContext.eventLoop)) {
+          for try await message in inbound.messages(maxSize: maxMessage) {
+            switch message {
+            case .text(let text): await session.handle(Array(text.utf8))
+            case .binary(let buffer): await session.handle(Array(buffer: buffer))
+            }
           }
         }
         group.cancelAll()
