@@ -16,13 +16,16 @@ import NIOCore
 /// handler calls ``releaseUpgrade()`` once it runs: the context then points at a fresh, empty
 /// reference, and the box with its copy of the context goes when the connection ends.
 public struct ServerContext: RequestContext, WebSocketRequestContext {
+  /// Hummingbird's per-request storage (logger, path, parameters).
   public var coreContext: CoreRequestContextStorage
   private let upgrade: UpgradeSlot
   /// The loop that reads the request's connection (``EventLoopExecutor``).
   let eventLoop: any EventLoop
 
+  /// Where the router leaves the WebSocket handler of an upgrade (empty once the handler let go).
   public var webSocket: WebSocketHandlerReference<Self> { upgrade.reference }
 
+  /// A context for a request read from `source`'s channel.
   public init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     upgrade = UpgradeSlot(port: source.channel.localAddress?.port ?? 0)
