@@ -7,8 +7,9 @@ import HapticAHAP
 /// the line and column.
 extension JSONValue {
   /// Parses one JSON document (RFC 8259; trailing commas in arrays and objects are accepted, as
-  /// in AHAP files; nesting deeper than 512 is refused, as `JSONDecoder` did). Throws a refusal of `field` that says where and what was wrong, as "`what`
-  /// is not JSON (line 1, column 9: …)".
+  /// in AHAP files; nesting deeper than 512 is refused, as `JSONDecoder` did). Throws a refusal
+  /// of `field` that says where and what was wrong, as "`what` is not JSON (line 1, column 9:
+  /// …)".
   static func parse(_ bytes: [UInt8], field: String, what: String) throws(ServerError) -> JSONValue {
     let document: JSONDocument
     do {

@@ -16,18 +16,20 @@ import Synchronization
 /// - soak: a client every ~2 s connects, plays, streams for ~1 s and vanishes (half close the
 ///   socket, half drop it); RSS growth from the first minute to the end (≤ 2 %).
 enum ServerLoad {
-  /// A running `hapticctl` subcommand and its first line of output.
+  /// A running program (a `hapticctl` subcommand, an emulator) and its first line of output.
   final class Child {
     let process = Process()
     let firstLine: String
+    /// Its standard error, kept for a failed run: /tmp/<program>-<first argument>-<pid>-<n>.err.
+    let log: URL
 
-    init(_ hapticctl: String, _ arguments: [String]) throws {
-      process.executableURL = URL(fileURLWithPath: hapticctl)
+    init(_ executable: String, _ arguments: [String]) throws {
+      process.executableURL = URL(fileURLWithPath: executable)
       process.arguments = arguments
       let out = Pipe()
       process.standardOutput = out
-      // Kept for a failed run: /tmp/hapticctl-<subcommand>-<pid>.err.
-      let log = FileManager.default.temporaryDirectory.appendingPathComponent("hapticctl-\(arguments[0])-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err")
+      let name = URL(fileURLWithPath: executable).lastPathComponent
+      log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(arguments.first ?? "")-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err")
       _ = FileManager.default.createFile(atPath: log.path, contents: nil)
       process.standardError = try FileHandle(forWritingTo: log)
       try process.run()

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HapticCore
+import HapticTransport
 import NIOCore
 
 /// The board server's play latency on the emulated Uno + DRV2605L (issue 28): `hapticctl serve`
@@ -27,24 +28,14 @@ enum ServerUno {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: work) }
     let trace = work.appendingPathComponent("trace.csv")
-    let report = work.appendingPathComponent("emulator.err")
-    let emulator = Process()
-    emulator.executableURL = boards.appendingPathComponent("uno-emulator/build/uno-drv2605l/hapticctl-emu-uno")
-    emulator.arguments = [
-      "--firmware", boards.appendingPathComponent("uno-drv2605l/firmware/build/hapticctl-uno.elf").path,
-      "--trace", trace.path,
-    ]
-    let out = Pipe()
-    emulator.standardOutput = out
-    _ = FileManager.default.createFile(atPath: report.path, contents: nil)
-    emulator.standardError = try FileHandle(forWritingTo: report)
-    try emulator.run()
-    var bytes: [UInt8] = []
-    while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { bytes.append(byte) }
-    let anchor = monotonic()
-    let pty = String(decoding: bytes, as: UTF8.self)
+    let emulator = try ServerLoad.Child(
+      boards.appendingPathComponent("uno-emulator/build/uno-drv2605l/hapticctl-emu-uno").path,
+      ["--firmware", boards.appendingPathComponent("uno-drv2605l/firmware/build/hapticctl-uno.elf").path, "--trace", trace.path])
+    // Its cycle 0 stands for the moment it printed the pty's path (just read).
+    let anchor = MonotonicTime.seconds()
+    let pty = emulator.firstLine
     var emulatorRunning = true
-    defer { if emulatorRunning { emulator.terminate() } }
+    defer { if emulatorRunning { emulator.stop() } }
     let server = try ServerLoad.Child(hapticctl, ["serve", "--listen", "127.0.0.1:0", "--port", pty])
     defer { server.stop() }
     guard server.firstLine.hasPrefix("listening on ") else { throw MeasurementError("serve: \(server.firstLine)") }
@@ -56,7 +47,7 @@ enum ServerUno {
     var rng = SplitMix(seed: 28)
     var calls: [(call: Double, status: Int)] = []
     for _ in 0..<(samples + 5) {
-      let call = monotonic()
+      let call = MonotonicTime.seconds()
       let status = try blocking {
         var request = HTTPClientRequest(url: base + "/v1/boards/\(board)/play")
         request.method = .POST
@@ -70,8 +61,8 @@ enum ServerUno {
     }
     let health = try blocking { try await ServerLoad.probe(base, [board]) }
     server.stop()
-    emulator.interrupt()
-    emulator.waitUntilExit()
+    // SIGTERM: it flushes the trace and writes its report (how far it lagged) before exiting.
+    emulator.stop()
     emulatorRunning = false
     // The DRV2605L's RTP_INPUT register (0x02): a non-zero write is drive.
     let onsets = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").dropFirst().compactMap { row -> Double? in
@@ -87,14 +78,8 @@ enum ServerUno {
     say("  \(samples) plays on \(board) (emulated, hapticctl serve over its pty), \(calls.filter { $0.status != 201 }.count) refused, \(samples - latencies.count) without an onset")
     sayStats("play request → first RTP drive write on the board", latencies)
     say("  board after the run: " + health.map { "\($0.underruns) underruns, \($0.late) late" }.joined())
-    let lines = (try? String(contentsOf: report, encoding: .utf8))?.split(separator: "\n") ?? []
+    let lines = (try? String(contentsOf: emulator.log, encoding: .utf8))?.split(separator: "\n") ?? []
     for line in lines where line.contains("lag") || line.contains("slip") { say("  emulator: \(line)") }
   }
 
-  /// CLOCK_MONOTONIC, seconds (the emulator's wall clock).
-  static func monotonic() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-  }
 }
