@@ -53,7 +53,7 @@ WARN       := -std=c11 -Wall -Wextra -Werror
 INCLUDES   := -Isrc -I$(CORE_DIR)
 TEST_INCLUDES := $(INCLUDES) -Itest -I$(CORE_TEST_DIR)
 AVR_CFLAGS := -mmcu=$(MCU) -DF_CPU=$(F_CPU) -Os $(WARN) -ffunction-sections -fdata-sections \
-              -fno-strict-aliasing -mcall-prologues $(INCLUDES)
+              -fno-strict-aliasing $(INCLUDES)
 AVR_LDFLAGS := -mmcu=$(MCU) -Wl,--gc-sections
 # Tests leave trailing fields of their tables to C's zero-fill (seg_spec_t's frequencies).
 HOST_TEST_CFLAGS := $(WARN) -Wno-missing-field-initializers -O1 -g -fsanitize=address,undefined \

@@ -3,7 +3,8 @@
  *
  *   check-emu EMULATOR FIRMWARE.elf BUILD_DIR [docs/protocol.md]
  *
- * Starts the emulator, opens its pty (raw, 115200), and talks to the firmware as a host:
+ * Starts the emulator, opens its pty (raw, 500000 baud: the firmware's rate), and talks to the
+ * firmware as a host:
  *  1. the `identify` test vector as raw bytes (no session yet: the board must ignore it),
  *     then a SYN identify of our own -> reset notice (0x0B, SYN) and capabilities (0x02);
  *  2. clock queries -> the board clock against ours;
@@ -16,12 +17,17 @@
  *     serial yet), then an assign kept; SIGUSR1 (a power cycle) -> both still there (the
  *     firmware's EEPROM: calibration record, serial at 1020-1023), an assign then ignored;
  *  8. SIGINT -> exit status 0, --link removed;
- *  9. --no-chip -> status fault bit 2; a missing firmware file -> exit status 1.
+ *  9. --no-chip -> status fault bit 2; a missing firmware file -> exit status 1;
+ * 10. the line kept busy for 2 s (check_stream, below; alone, on either board:
+ *     check-emu --stream EMULATOR FIRMWARE.elf BUILD_DIR [SECONDS [WINDOW_BYTES]], make stream)
+ *     -> no UART overrun, no bad frame, the main loop's longest stall under half the receive
+ *     ring's fill time.
  * Prints what it measured; exit status 0 when every check passed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,9 +127,356 @@ static void check_identity(pid_t child, rx_frame_t *frames) {
   EXPECT(serial == 0x1A2B3C4D, "identity request assigning 5: serial 0x%llX (the board keeps its own)", serial);
 }
 
+/* ---- The line kept busy: check-emu --stream, and the last step of make check ----
+ *
+ * For `seconds` the host sends as fast as the link lets it (docs/protocol.md §4.3: at most 8
+ * reliable frames and 322 bytes unacknowledged, go-back-N on a NAK or after 50 ms), so the line
+ * carries bytes back to back but for the acknowledgements' round trips: `replace` batches of
+ * every kind the board decodes — 238-byte ones (21 ramps with frequencies, 2-byte levels, as
+ * EmulatedLinkTests' burst), late ones whose first segments are over, short ones a few frames
+ * ahead that cut into the staged frames (the H-bridge restages) — on every channel in turn,
+ * with status requests and clock queries among them. What the UART went through is in the
+ * emulator's exit summary: overruns (a byte lost in the two-byte buffer: interrupts off too
+ * long), the receive ring's high-water mark and the main loop's longest stall against the
+ * ring's fill time at the line rate; the board's own count of bad frames (a byte lost in a
+ * full ring breaks its frame's CRC) is in its status. Works on either Uno board (it reads the
+ * channels, the queue depth and the frequency ranges from the capabilities). */
+
+typedef struct {
+  unsigned channels, depth;
+  bool signed_levels;
+  uint16_t freq_min[WIRE_MAX_CHANNELS], freq_max[WIRE_MAX_CHANNELS];
+} board_info_t;
+
+static bool parse_capabilities(const rx_frame_t *caps, board_info_t *info) {
+  const uint8_t *p = caps->payload, *end = p + caps->frame.length;
+  p++; /* protocol version */
+  for (int i = 0; i < 3; i++) { /* firmware name, version, board ID */
+    if (p >= end) return false;
+    p += 1 + *p;
+  }
+  if (p + 15 > end) return false;
+  info->depth = le16(p + 8);
+  info->signed_levels = (le16(p + 12) & BOARD_FEATURE_SIGNED_LEVELS) != 0;
+  info->channels = p[14];
+  if (info->channels == 0 || info->channels > WIRE_MAX_CHANNELS) return false;
+  p += 15;
+  for (unsigned c = 0; c < info->channels; c++, p += 11) {
+    if (p + 11 > end) return false;
+    info->freq_min[c] = le16(p + 5);
+    info->freq_max[c] = le16(p + 7);
+  }
+  return true;
+}
+
+static uint32_t stream_random_state = 0x9E3779B9u;
+static uint32_t stream_random(uint32_t n) {
+  stream_random_state ^= stream_random_state << 13;
+  stream_random_state ^= stream_random_state >> 17;
+  stream_random_state ^= stream_random_state << 5;
+  return stream_random_state % n;
+}
+
+/* A batch payload under construction. */
+typedef struct {
+  uint8_t bytes[FRAME_MAX_PAYLOAD];
+  uint8_t length;
+} payload_t;
+
+static void put8(payload_t *p, unsigned v) { p->bytes[p->length++] = (uint8_t)v; }
+static void put16(payload_t *p, unsigned v) {
+  put8(p, v & 0xFF);
+  put8(p, (v >> 8) & 0xFF);
+}
+static void put_frames(payload_t *p, uint32_t frames) {
+  do {
+    uint8_t byte = frames & 0x7F;
+    frames >>= 7;
+    put8(p, frames ? (uint8_t)(byte | 0x80) : byte);
+  } while (frames);
+}
+static void batch_header(payload_t *p, unsigned channel, uint32_t start, unsigned level_bytes, unsigned count) {
+  p->length = 0;
+  put8(p, channel);
+  put16(p, start & 0xFFFF);
+  put16(p, start >> 16);
+  put8(p, level_bytes);
+  put8(p, count);
+}
+
+/* A level the channel drives: -127..127 on a signed board, 0..255 else, as a 1-byte level. */
+static unsigned level_byte(const board_info_t *info) {
+  return info->signed_levels ? (uint8_t)(int8_t)((int)stream_random(255) - 127) : stream_random(256);
+}
+static unsigned frequency(const board_info_t *info, unsigned c) {
+  return info->freq_max[c] ? info->freq_min[c] + stream_random(info->freq_max[c] - info->freq_min[c] + 1u) : 0u;
+}
+
+/* 21 ramps (11 bytes each: a 238-byte payload), 2-byte levels, with frequencies, as
+ * EmulatedLinkTests' burst: with `past` 0 all of them long, from 1 s ahead; else from 100 ms
+ * ago, the first `past` of them one frame each (over: decoded, not stored), the rest long. */
+static void big_batch(payload_t *p, const board_info_t *info, unsigned c, uint32_t now, unsigned past) {
+  batch_header(p, c, past ? now - 200000u : now + 2000000u, 2, 21);
+  for (unsigned i = 0; i < 21; i++) {
+    put8(p, SEG_LEVEL_JUMP | SEG_LEVEL_RAMP | SEG_FREQ_JUMP | SEG_FREQ_RAMP);
+    /* 16000+ frames take 2 bytes of LEB128 (a segment 11 bytes), 1 frame one (10). */
+    put_frames(p, i < past ? 1u : 16000u + i);
+    int top = info->signed_levels ? 127 : 255;
+    put16(p, (uint16_t)(int16_t)(top - (int)(i % 3)));
+    put16(p, (uint16_t)(int16_t)(10 + (int)stream_random(40)));
+    put16(p, 100 + i);
+    put16(p, 200 + i);
+  }
+}
+
+/* 2-4 short ramps starting 0-6 ms ahead (within the staged frames: a restage), 1-byte levels,
+ * frequency ramps on a channel with frequency control. */
+static void short_batch(payload_t *p, const board_info_t *info, unsigned c, uint32_t now) {
+  unsigned count = 2 + stream_random(3);
+  batch_header(p, c, now + 2000u * stream_random(7), 1, count);
+  for (unsigned i = 0; i < count; i++) {
+    bool hz = info->freq_max[c] != 0;
+    put8(p, SEG_LEVEL_JUMP | SEG_LEVEL_RAMP | (hz ? SEG_FREQ_JUMP | SEG_FREQ_RAMP : 0));
+    put_frames(p, 1 + stream_random(8));
+    put8(p, level_byte(info));
+    put8(p, level_byte(info));
+    if (hz) {
+      put16(p, frequency(info, c));
+      put16(p, frequency(info, c));
+    }
+  }
+}
+
+/* The host's unacknowledged reliable frames, oldest first (§4.3): at most 8, and at most
+ * `window_bytes` bytes of them (322, the protocol's receive window, unless told otherwise),
+ * one frame always when nothing else is unacknowledged. */
+#define STREAM_WINDOW 8
+typedef struct {
+  uint8_t seq;
+  uint16_t length;
+  uint8_t wire[FRAME_MAX_ENCODED + 1];
+} sent_t;
+
+typedef struct {
+  sent_t frames[STREAM_WINDOW];
+  unsigned count, bytes;
+  double progress_us, resent_us;
+  unsigned long frames_sent, bytes_sent, resends, timeouts, naks, errors, replies;
+} window_t;
+
+static void window_send(window_t *w, uint8_t type, const uint8_t *payload, uint8_t length) {
+  sent_t *f = &w->frames[w->count];
+  f->length = (uint16_t)encode_message(type, payload, length, f->wire, &f->seq);
+  write_all(f->wire, f->length);
+  if (w->count == 0) w->progress_us = last_write_us;
+  w->count++;
+  w->bytes += f->length;
+  w->frames_sent++;
+  w->bytes_sent += f->length;
+}
+
+static void window_resend(window_t *w) {
+  for (unsigned i = 0; i < w->count; i++) {
+    write_all(w->frames[i].wire, w->frames[i].length);
+    w->bytes_sent += w->frames[i].length;
+    w->resends++;
+  }
+  w->resent_us = w->progress_us = now_us();
+}
+
+/* Takes what the board sent: acknowledgements free the window (a NAK resends from its `ack`:
+ * go-back-N), errors and replies are counted. */
+static void window_take(window_t *w, const rx_frame_t *frames, int n) {
+  for (int i = 0; i < n; i++) {
+    const frame_t *f = &frames[i].frame;
+    if (f->type == MSG_ERROR) w->errors++;
+    if (f->type == MSG_STATUS || f->type == MSG_CLOCK) w->replies++;
+    if (!(f->flags & FLAG_ACK_VALID)) continue;
+    unsigned acked = 0;
+    while (acked < w->count && (uint8_t)(f->ack - w->frames[acked].seq - 1u) < 128u) acked++;
+    if (acked > 0) {
+      for (unsigned k = 0; k < acked; k++) w->bytes -= w->frames[k].length;
+      memmove(w->frames, w->frames + acked, (w->count - acked) * sizeof w->frames[0]);
+      w->count -= acked;
+      w->progress_us = now_us();
+    }
+    if ((f->flags & FLAG_NAK) && w->count > 0 && now_us() - w->resent_us > 10000) {
+      w->naks++;
+      window_resend(w);
+    }
+  }
+}
+
+/* One look at what arrived (waiting up to 1 ms), and a go-back-N after 50 ms without progress. */
+static void window_poll(window_t *w) {
+  rx_frame_t frames[64];
+  struct pollfd p = {fd, POLLIN, 0};
+  (void)poll(&p, 1, 1);
+  int n = receive(frames, 64, -1, 0);
+  window_take(w, frames, n);
+  if (w->count > 0 && now_us() - w->progress_us > 50000) {
+    w->timeouts++;
+    window_resend(w);
+  }
+}
+
+/* The emulator's exit summary: the figures the stream is judged by. */
+typedef struct {
+  long overruns;
+  long high_water, ring;
+  double wait_ms, fill_ms, margin;
+  long baud;
+} emu_summary_t;
+
+static emu_summary_t read_summary(const char *log) {
+  emu_summary_t s = {-1, -1, -1, -1, -1, -1, 0};
+  FILE *l = fopen(log, "r");
+  char line[512];
+  while (l && fgets(line, sizeof line, l)) {
+    if (strncmp(line, "hapticctl-emu-uno:", 18) != 0) continue;
+    printf("  %s", line);
+    const char *at;
+    if ((at = strstr(line, " dropped, "))) sscanf(at, " dropped, %ld UART overruns", &s.overruns);
+    if ((at = strstr(line, "high-water "))) sscanf(at, "high-water %ld of %ld", &s.high_water, &s.ring);
+    if ((at = strstr(line, "cycles ("))) sscanf(at, "cycles (%lf ms", &s.wait_ms);
+    if ((at = strstr(line, "the ring fills in "))) {
+      if ((at = strchr(at, '('))) sscanf(at, "(%lf ms at %ld baud", &s.fill_ms, &s.baud);
+    }
+    if ((at = strstr(line, "margin "))) sscanf(at, "margin %lfx", &s.margin);
+  }
+  if (l) fclose(l);
+  return s;
+}
+
+/* Rows of `event` in the events file, and the sum of their count= details. */
+static long count_events(const char *path, const char *event, long *sum) {
+  FILE *f = fopen(path, "r");
+  char line[256];
+  long rows = 0;
+  *sum = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    char *comma = strchr(line, ',');
+    if (!comma || strncmp(comma + 1, event, strlen(event)) != 0 || comma[1 + strlen(event)] != ',') continue;
+    rows++;
+    const char *count = strstr(line, "count=");
+    *sum += count ? atol(count + 6) : 1;
+  }
+  if (f) fclose(f);
+  return rows;
+}
+
+static const rx_frame_t *request(rx_frame_t *frames, uint8_t type, const uint8_t *payload, uint8_t length,
+                                 uint8_t answer) {
+  send_message(type, payload, length);
+  int n = receive(frames, 64, answer, 500);
+  return find(frames, n, answer);
+}
+
+static void check_stream(const char *emulator, const char *firmware, const char *build, double seconds,
+                         unsigned window_bytes) {
+  char log[4096], events[4096], pty[256];
+  snprintf(log, sizeof log, "%s/check-stream-emulator.log", build);
+  snprintf(events, sizeof events, "%s/check-stream-events.csv", build);
+  pid_t child = spawn_with_events(emulator, firmware, NULL, NULL, false, events, log, pty);
+  fd = open_pty(pty);
+  if (fd < 0) {
+    EXPECT(false, "stream: cannot open the emulator's pty %s", pty);
+    kill(child, SIGKILL);
+    return;
+  }
+  reset_host();
+  usleep(50000);
+  rx_frame_t frames[64];
+  board_info_t info;
+  const rx_frame_t *caps = request(frames, MSG_IDENTIFY, NULL, 0, MSG_CAPABILITIES);
+  if (!caps || !parse_capabilities(caps, &info)) {
+    EXPECT(false, "stream: capabilities");
+    close(fd);
+    stop_emulator(child);
+    return;
+  }
+  clock_sync(4);
+  const rx_frame_t *status = request(frames, MSG_STATUS_REQUEST, NULL, 0, MSG_STATUS);
+  unsigned bad_before = status ? le16(status->payload + 6) : 0;
+
+  window_t w;
+  memset(&w, 0, sizeof w);
+  double started = now_us(), end = started + seconds * 1e6;
+  payload_t p;
+  for (unsigned i = 0; now_us() < end; i++) {
+    unsigned c = (i / 2) % info.channels;
+    uint32_t now = (uint32_t)board_at(now_us());
+    uint8_t type = MSG_REPLACE_SEGMENTS;
+    /* Segments to play (not over) stay within the queue beside what a short batch left: at
+     * most depth - 5 (no queueFull: every batch is decoded and stored). */
+    unsigned fit = info.depth >= 26 ? 0 : 26 - info.depth;
+    switch (i % 10) {
+      case 0: big_batch(&p, &info, c, now, fit); break;
+      case 5: big_batch(&p, &info, c, now, 19); break; /* 19 over, 2 to play */
+      case 9:
+        type = (i / 10) % 2 ? MSG_STATUS_REQUEST : MSG_CLOCK_QUERY;
+        p.length = type == MSG_CLOCK_QUERY ? 2 : 0;
+        p.bytes[0] = (uint8_t)i;
+        p.bytes[1] = 0x55;
+        break;
+      default: short_batch(&p, &info, c, now); break;
+    }
+    uint16_t wire = (uint16_t)FRAME_WIRE_SIZE(FRAME_HEADER_SIZE + p.length + 2u);
+    while (w.count > 0 && (w.count == STREAM_WINDOW || w.bytes + wire > window_bytes) && now_us() < end + 1e6) {
+      window_poll(&w);
+    }
+    window_send(&w, type, p.bytes, p.length);
+    window_poll(&w);
+  }
+  double sending = (now_us() - started) / 1e6;
+  for (double wait = now_us(); w.count > 0 && now_us() - wait < 1e6;) window_poll(&w);
+  window_take(&w, frames, receive(frames, 64, -1, 50));
+  status = request(frames, MSG_STATUS_REQUEST, NULL, 0, MSG_STATUS);
+  unsigned bad_after = status ? le16(status->payload + 6) : 0;
+  const uint8_t all = 0xFF;
+  send_message(MSG_STOP, &all, 1);
+  receive(frames, 64, -1, 20);
+  close(fd);
+  int exit_status = stop_emulator(child);
+
+  double line_s = w.bytes_sent * 10.0 / LINK_BAUD;
+  printf("stream: %.1f s, %lu frames (%lu bytes, the line busy %.0f %% of the time at %d baud), %lu resent "
+         "(%lu NAKs, %lu timeouts), %lu errors, %lu replies; %u channels, queue depth %u; at most %u bytes "
+         "unacknowledged\n",
+         sending, w.frames_sent, w.bytes_sent, 100.0 * line_s / sending, LINK_BAUD, w.resends, w.naks, w.timeouts,
+         w.errors, w.replies, info.channels, info.depth, window_bytes);
+  printf("emulator log (%s):\n", log);
+  emu_summary_t sum = read_summary(log);
+  long bad_sum, unused;
+  long overrun_rows = count_events(events, "uart_overrun", &unused);
+  (void)count_events(events, "bad_frames", &bad_sum);
+  EXPECT(exit_status == 0, "stream: the emulator exits 0 (%d)", exit_status);
+  EXPECT(line_s / sending > 0.5, "stream: the line kept busy (%.0f %% of %.1f s)", 100.0 * line_s / sending, sending);
+  EXPECT(sum.overruns == 0 && overrun_rows == 0, "stream: %ld UART overruns (%ld uart_overrun events)", sum.overruns,
+         overrun_rows);
+  EXPECT(status && bad_after == bad_before && bad_sum == 0,
+         "stream: %u bad frames by the board's status (%ld in the events), %lu errors, %lu frames resent",
+         bad_after - bad_before, bad_sum, w.errors, w.resends);
+  EXPECT(sum.high_water >= 0 && sum.high_water < sum.ring, "stream: receive ring high-water %ld of %ld bytes",
+         sum.high_water, sum.ring);
+  EXPECT(sum.margin >= 2.0,
+         "stream: the main loop left bytes in the ring at most %.2f ms, the ring fills in %.2f ms at %ld baud: "
+         "margin %.1fx (2x wanted)",
+         sum.wait_ms, sum.fill_ms, sum.baud, sum.margin);
+}
+
 int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc >= 5 && strcmp(argv[1], "--stream") == 0) {
+    double seconds = argc > 5 ? atof(argv[5]) : 2.0;
+    unsigned window_bytes = argc > 6 ? (unsigned)atoi(argv[6]) : 322u;
+    check_stream(argv[2], argv[3], argv[4], seconds, window_bytes);
+    printf("%s\n", failures ? "make stream: FAILED" : "make stream: all checks passed");
+    return failures ? 1 : 0;
+  }
   if (argc < 4) {
-    fprintf(stderr, "usage: check-emu EMULATOR FIRMWARE.elf BUILD_DIR [protocol.md]\n");
+    fprintf(stderr, "usage: check-emu EMULATOR FIRMWARE.elf BUILD_DIR [protocol.md]\n"
+                    "       check-emu --stream EMULATOR FIRMWARE.elf BUILD_DIR [SECONDS [WINDOW_BYTES]]\n");
     return 2;
   }
   const char *doc = argc > 4 ? argv[4] : "../../docs/protocol.md";
@@ -274,8 +627,8 @@ int main(int argc, char **argv) {
   }
   /* Simulated us -> host time, through the batch start (sim_100 is board tick `start`). */
   double latency = (host_at(start + (sim_77 - sim_100) * 2.0) - written) / 1000;
-  printf("        by the board clock: RTP 77 written %.2f ms after write() (a %u-byte frame: %.1f ms on the wire)\n",
-         latency, replace_bytes, replace_bytes * 10 / 115.2);
+  printf("        by the board clock: RTP 77 written %.2f ms after write() (a %u-byte frame: %.2f ms on the wire)\n",
+         latency, replace_bytes, replace_bytes * 10 * 1000.0 / LINK_BAUD);
 
   /* 5. Silence: the watchdog (100 ms) stops the drive. The host's last frame is a clock query
    * left unacknowledged (an ack would be a frame too): its answer is the board time the board
@@ -353,6 +706,9 @@ int main(int argc, char **argv) {
   if (l) fclose(l);
 
   check_without_chip(argv[1], argv[2], argv[3]);
+
+  /* 10. The line kept busy for 2 s. */
+  check_stream(argv[1], argv[2], argv[3], 2.0, 322);
   printf("%s\n", failures ? "make check: FAILED" : "make check: all checks passed");
   return failures ? 1 : 0;
 }

@@ -49,7 +49,8 @@ void write_all(const uint8_t *bytes, size_t count) {
   last_write_us = now_us();
 }
 
-void send_message(uint8_t type, const uint8_t *payload, uint8_t length) {
+size_t encode_message(uint8_t type, const uint8_t *payload, uint8_t length, uint8_t *wire, uint8_t *seq) {
+  if (seq) *seq = host_seq;
   frame_t f = {PROTOCOL_VERSION, FLAG_RELIABLE, 0x5A, host_seq++, 0, type, length, payload};
   if (!host_started) {
     f.flags |= FLAG_SYN;
@@ -59,8 +60,12 @@ void send_message(uint8_t type, const uint8_t *payload, uint8_t length) {
     f.flags |= FLAG_ACK_VALID;
     f.ack = board_expected;
   }
+  return frame_encode(&f, wire);
+}
+
+void send_message(uint8_t type, const uint8_t *payload, uint8_t length) {
   uint8_t wire[FRAME_MAX_ENCODED + 1];
-  write_all(wire, frame_encode(&f, wire));
+  write_all(wire, encode_message(type, payload, length, wire, NULL));
 }
 
 void send_ack(void) {
@@ -74,11 +79,15 @@ void send_ack(void) {
 int receive(rx_frame_t *out, int max, int type, int timeout_ms) {
   int count = 0;
   double end = now_us() + timeout_ms * 1000.0;
-  while (count < max) {
+  for (bool first = true; count < max; first = false) {
     int left = (int)((end - now_us()) / 1000.0);
-    if (left < 0) break;
+    if (left < 0 && !first) break;
+    if (left < 0) left = 0; /* timeout 0: what has arrived, one look */
     struct pollfd p = {fd, POLLIN, 0};
-    if (poll(&p, 1, left) <= 0) continue;
+    if (poll(&p, 1, left) <= 0) {
+      if (timeout_ms == 0) break;
+      continue;
+    }
     uint8_t bytes[512];
     ssize_t n = read(fd, bytes, sizeof bytes);
     double t = now_us();
@@ -220,7 +229,12 @@ size_t identify_vector(const char *doc, uint8_t *out) {
 
 /* Runs the emulator; returns its pid and its first stdout line (the pty) in `pty`. */
 pid_t spawn(const char *emulator, const char *firmware, const char *trace, const char *link, bool no_chip,
-                   const char *log, char *pty) {
+            const char *log, char *pty) {
+  return spawn_with_events(emulator, firmware, trace, link, no_chip, NULL, log, pty);
+}
+
+pid_t spawn_with_events(const char *emulator, const char *firmware, const char *trace, const char *link,
+                        bool no_chip, const char *events, const char *log, char *pty) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) exit(2);
   pid_t child = fork();
@@ -229,7 +243,7 @@ pid_t spawn(const char *emulator, const char *firmware, const char *trace, const
     int logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (logfd >= 0) dup2(logfd, STDERR_FILENO);
     close(pipe_fds[0]);
-    const char *args[10];
+    const char *args[12];
     int n = 0;
     args[n++] = emulator;
     args[n++] = "--firmware";
@@ -241,6 +255,10 @@ pid_t spawn(const char *emulator, const char *firmware, const char *trace, const
     if (link) {
       args[n++] = "--link";
       args[n++] = link;
+    }
+    if (events) {
+      args[n++] = "--events";
+      args[n++] = events;
     }
     if (no_chip) args[n++] = "--no-chip";
     args[n] = NULL;
@@ -265,7 +283,7 @@ int open_pty(const char *pty) {
   struct termios tio;
   tcgetattr(f, &tio);
   cfmakeraw(&tio);
-  cfsetspeed(&tio, B115200);
+  cfsetspeed(&tio, B500000); /* LINK_BAUD */
   tcsetattr(f, TCSANOW, &tio);
   return f;
 }

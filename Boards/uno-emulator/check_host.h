@@ -51,9 +51,13 @@ uint64_t le64(const uint8_t *p);
 void reset_host(void);
 void write_all(const uint8_t *bytes, size_t count);
 void send_message(uint8_t type, const uint8_t *payload, uint8_t length);
+/* The frame send_message would write, into `wire` (FRAME_MAX_ENCODED + 1 bytes): returns its
+ * length, its sequence number in `seq` (if not NULL); the next message gets the next number. */
+size_t encode_message(uint8_t type, const uint8_t *payload, uint8_t length, uint8_t *wire, uint8_t *seq);
 void send_ack(void);
 /* Reads frames for up to `timeout_ms` or until one of `type` arrives (type < 0: the whole
- * time); acknowledges new reliable frames, drops retransmitted ones. */
+ * time; timeout 0: what has arrived, without waiting); acknowledges new reliable frames, drops
+ * retransmitted ones. */
 int receive(rx_frame_t *out, int max, int type, int timeout_ms);
 const rx_frame_t *find(const rx_frame_t *frames, int count, uint8_t type);
 
@@ -71,10 +75,19 @@ uint8_t batch(uint8_t *payload, uint32_t start, const int (*segments)[3], int co
 /* The `identify` test vector's bytes from docs/protocol.md. */
 size_t identify_vector(const char *doc, uint8_t *out);
 
+/* The application firmware's serial rate (BOARD_LINK_BAUD; Optiboot alone runs at 115200). A
+ * pty carries bytes at any speed, so this is the termios speed open_pty sets, and the rate
+ * the checks work out wire times with; the emulator paces bytes at the rate the AVR's UART is
+ * set to. */
+#define LINK_BAUD 500000
+
 /* The emulator: start (returns the pid; `pty` gets its first stdout line), open its pty raw at
- * 115200, stop with SIGINT (returns the exit status). */
+ * LINK_BAUD, stop with SIGINT (returns the exit status). */
 pid_t spawn(const char *emulator, const char *firmware, const char *trace, const char *link, bool no_chip,
             const char *log, char *pty);
+/* The same with --events `events` (NULL: none). */
+pid_t spawn_with_events(const char *emulator, const char *firmware, const char *trace, const char *link,
+                        bool no_chip, const char *events, const char *log, char *pty);
 int open_pty(const char *pty);
 int stop_emulator(pid_t child);
 

@@ -107,13 +107,14 @@ void emu_board_report(emulator_t *e) {
   if (e->events.rx_head) {
     fprintf(stderr, "hapticctl-emu-uno: UART receive ring high-water %u of %u bytes\n", e->events.rx_high_water,
             UART_RX_SIZE - 1u);
-    /* The ring fills in (size - 1) byte times of 10 bits at 115 200 baud. */
-    double fill_cycles = (UART_RX_SIZE - 1u) * 10.0 * FREQUENCY / 115200.0;
+    /* The ring fills in (size - 1) byte times at the rate the UART is set to now: the
+     * firmware's (BOARD_LINK_BAUD), unless the bootloader has it. */
+    double fill_cycles = (UART_RX_SIZE - 1u) * (double)pty_bridge_byte_cycles(&e->pty);
     fprintf(stderr,
             "hapticctl-emu-uno: main loop: bytes waited in the UART ring at most %llu cycles (%.2f ms, sampled every "
-            "%u us); the ring fills in %.0f cycles (%.1f ms): margin %.1fx\n",
+            "%u us); the ring fills in %.0f cycles (%.2f ms at %lu baud): margin %.1fx\n",
             (unsigned long long)e->events.longest_wait, e->events.longest_wait * 1000.0 / FREQUENCY, SERVICE_USEC,
-            fill_cycles, fill_cycles * 1000.0 / FREQUENCY,
+            fill_cycles, fill_cycles * 1000.0 / FREQUENCY, (unsigned long)pty_bridge_baud(&e->pty),
             e->events.longest_wait ? fill_cycles / (double)e->events.longest_wait : 0.0);
   }
 }

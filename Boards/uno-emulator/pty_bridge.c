@@ -19,8 +19,6 @@
 #include "sim_cycle_timers.h"
 #include "sim_time.h"
 
-#define LINK_BAUD 115200u
-
 bool pty_bridge_open(pty_bridge_t *b, const char *link) {
   memset(b, 0, sizeof *b);
   b->master = b->slave = b->watch = -1;
@@ -30,21 +28,22 @@ bool pty_bridge_open(pty_bridge_t *b, const char *link) {
     return false;
   }
   snprintf(b->path, sizeof b->path, "%s", name);
-  /* Raw on both ends: no echo, no line discipline, 8N1 at the board's rate. */
+  /* Raw on both ends: no echo, no line discipline, 8N1 at the application firmware's rate
+   * (BOARD_LINK_BAUD). A pty moves bytes at any speed, and a host sets its own: the bytes are
+   * paced by the rate the AVR's UART is set to (pty_bridge_byte_cycles), not by this. */
   struct termios tio;
   for (int i = 0; i < 2; i++) {
     int fd = i == 0 ? b->slave : b->master;
     if (tcgetattr(fd, &tio) == 0) {
       cfmakeraw(&tio);
-      cfsetispeed(&tio, B115200);
-      cfsetospeed(&tio, B115200);
+      cfsetispeed(&tio, B500000);
+      cfsetospeed(&tio, B500000);
       tcsetattr(fd, TCSANOW, &tio);
     }
   }
   fcntl(b->master, F_SETFL, fcntl(b->master, F_GETFL) | O_NONBLOCK);
   fcntl(b->master, F_SETFD, FD_CLOEXEC);
   fcntl(b->slave, F_SETFD, FD_CLOEXEC);
-  b->byte_usec_x10 = (uint32_t)(10u * 10u * 1000000u / LINK_BAUD); /* 10 bits, in 0.1 us */
   if (link && *link) {
     struct stat st;
     if (lstat(link, &st) == 0) {
@@ -193,18 +192,54 @@ static uint8_t udr_read(struct avr_t *avr, avr_io_addr_t addr, void *param) {
   return value;
 }
 
-/* One byte into the UART per byte time while bytes wait. */
+/* The rate UART0 is set to, from its registers as the AVR has them now (ATmega328P datasheet
+ * §20.3, §20.11): simavr's avr_uart_t names them for its own UART. simavr's own byte time
+ * (cycles_per_byte) is not used: it is only worked out when UBRR0L is written, and it counts a
+ * parity bit whether or not there is one (11 bits for 8N1). */
+#define UCSR0C_UPM01 0x20u /* parity on (even or odd): a bit more per frame */
+
+/* Cycles per bit: (UBRR0 + 1) x 16, x 8 with U2X0, exact (the baud-rate generator divides the
+ * clock): UBRR0 3 with U2X is 32 cycles, 500000 baud at 16 MHz (the firmware's); UBRR0 16 with
+ * U2X is 136, 117647 baud (Optiboot's "115200", 2.1 % fast). */
+static uint32_t bit_cycles(const pty_bridge_t *b) {
+  const avr_uart_t *uart = b->uart;
+  uint32_t ubrr = avr_regbit_get(b->avr, uart->ubrrl) | (uint32_t)avr_regbit_get(b->avr, uart->ubrrh) << 8;
+  return (ubrr + 1u) * (avr_regbit_get(b->avr, uart->u2x) ? 8u : 16u);
+}
+
+avr_cycle_count_t pty_bridge_byte_cycles(const pty_bridge_t *b) {
+  if (!b->uart || !b->avr) return 320u; /* no UART0 to read (not on the 328P): 10 bits at 500000 */
+  const avr_uart_t *uart = b->uart;
+  /* A frame: start, 5-9 data bits (UCSZ0, 0b011 after a reset: 8), parity if on, 1 or 2 stop
+   * bits (USBS0): 10 bits for 8N1. */
+  static const uint8_t data_bits[8] = {5, 6, 7, 8, 8, 8, 8, 9}; /* 4-6 reserved: read as 8 */
+  unsigned size = avr_regbit_get(b->avr, uart->ucsz) | (unsigned)avr_regbit_get(b->avr, uart->ucsz2) << 2;
+  uint32_t bits = 1u + data_bits[size & 7u] + 1u + avr_regbit_get(b->avr, uart->usbs);
+  if (uart->r_ucsrc && (b->avr->data[uart->r_ucsrc] & UCSR0C_UPM01)) bits++;
+  return (avr_cycle_count_t)bit_cycles(b) * bits;
+}
+
+uint32_t pty_bridge_baud(const pty_bridge_t *b) {
+  if (!b->uart || !b->avr) return 500000u;
+  uint32_t bit = bit_cycles(b);
+  return (uint32_t)((b->avr->frequency + bit / 2u) / bit);
+}
+
+/* One byte into the UART per byte time while bytes wait: the byte time the AVR's UART is set to
+ * as each byte goes in (Optiboot's while it runs, the firmware's once it set its own). */
 static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *param) {
   pty_bridge_t *b = param;
   if (b->in_tail == b->in_head) {
     b->feeding = false;
     return 0;
   }
+  avr_cycle_count_t step = pty_bridge_byte_cycles(b);
   /* XOFF: simavr raises it when its 64-byte FIFO is full — which no longer happens, a byte
    * arriving while two wait being lost below as on the chip — and when the firmware turns its
    * receiver off. It reports room again only on a read of UCSR0A with the FIFO empty, which an
-   * interrupt-driven driver never does; so after 16 byte times (1.4 ms) we send again. */
-  if (b->xoff && ++b->xoff_waits < 16) return when + avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+   * interrupt-driven driver never does; so after 16 byte times (0.32 ms at 500000 baud, 1.4 ms
+   * at 115200) we send again. */
+  if (b->xoff && ++b->xoff_waits < 16) return when + step;
   /* Not before the host wrote it (see pty_bridge_service). */
   avr_cycle_count_t arrival = b->arrival[b->in_tail % sizeof b->in];
   if (arrival > when) return arrival;
@@ -215,13 +250,17 @@ static avr_cycle_count_t feed_byte(avr_t *avr, avr_cycle_count_t when, void *par
     b->overruns++;
     b->in_tail++;
     b->bytes_in++;
-    return when + avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+    return when + step;
   }
   avr_raise_irq(b->uart_in, b->in[b->in_tail % sizeof b->in]);
+  /* The byte is whole now (this is its stop bit): RXC0 as on the chip. simavr 1.6 raises it a
+   * byte time later (its cycles_per_byte, 11 bits), which at 500000 baud left the firmware
+   * 0.9 byte times, not two, to read a byte before the next-but-one overran it. */
+  avr_uart_t *uart = b->uart;
+  if (uart && avr_regbit_get(avr, uart->rxen) && !uart->rxc.pending) avr_raise_interrupt(avr, &uart->rxc);
   b->in_tail++;
   b->bytes_in++;
-  /* The next byte one byte time later (fractions of a cycle carried by the 0.1 us unit). */
-  avr_cycle_count_t step = avr->frequency / 1000000u * b->byte_usec_x10 / 10u;
+  /* The next byte one byte time later (a whole number of cycles: the baud-rate generator's). */
   return when + step;
 }
 

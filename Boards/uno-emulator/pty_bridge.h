@@ -10,14 +10,19 @@
  * the backlog is read in a few microseconds (measured before the fix: 27 bad frames on a
  * 2-channel stream under CPU load, every one after 60-120 ms of back-to-back bytes). So after
  * each read of UDR0 the receive interrupt is raised again while data is waiting, as the
- * hardware does, and a byte that arrives while two are waiting is lost as on hardware
- * (counted: `overruns`).
+ * hardware does; it is raised too as each byte arrives, at its stop bit, where simavr raises
+ * it a byte time later; and a byte that arrives while two are waiting is lost as on hardware
+ * (counted: `overruns`): the firmware has two byte times to take a byte, as on the chip.
  *
  * Everything runs on the simulation thread (simavr's own uart_pty part raises UART IRQs from
  * a second thread): bytes from the host are read from the pty master without blocking and fed
- * to the UART one per byte time at 115200 baud (10 bits: 86.8 us), as a real line would, but
- * none before the simulated time that stands for the wall-clock time it was read at; bytes
- * the firmware sends are written to the master as they leave the UART.
+ * to the UART one per byte time, as a real line would, but none before the simulated time that
+ * stands for the wall-clock time it was read at; bytes the firmware sends are written to the
+ * master as they leave the UART. The byte time is the one the AVR's UART is set to when the
+ * byte goes in, read from its registers (UBRR0, U2X0, the frame format in UCSR0B/C:
+ * pty_bridge_byte_cycles): Optiboot's 117647 baud (its "115200": UBRR0 16, U2X; 85 us a byte)
+ * while the bootloader runs, the firmware's 500000 (UBRR0 3, U2X; 20 us) once it set its own —
+ * a pty carries bytes at any speed, so the pty's own termios speed plays no part.
  */
 #ifndef PTY_BRIDGE_H
 #define PTY_BRIDGE_H
@@ -44,13 +49,12 @@ typedef struct {
   avr_cycle_count_t arrival[4096]; /* the simulated cycle each byte was read at (its wall-clock time) */
   size_t in_head, in_tail;
   bool feeding;        /* the byte-time timer is armed */
-  uint32_t byte_usec_x10;
   uint8_t out[8192];   /* AVR -> host, waiting for the pty to take them */
   size_t out_length;
   unsigned long bytes_in, bytes_out, bytes_dropped;
   /* Bytes that arrived while the UART's two-byte receive buffer was full: a real ATmega328P
    * loses them (DOR), so they are dropped here too (the firmware kept its interrupts off for
-   * more than two byte times, 174 us). */
+   * more than two byte times: 40 us at 500000 baud, 170 us at Optiboot's 115200). */
   unsigned long overruns;
   void *uart;                      /* simavr's avr_uart_t of UART0 */
   uint8_t (*udr_read)(struct avr_t *, avr_io_addr_t, void *); /* simavr's own UDR0 read */
@@ -68,8 +72,9 @@ typedef struct {
   unsigned host_files;  /* the slave's open files as its events count them (DTR active while > 0) */
 } pty_bridge_t;
 
-/* Opens the pty (raw, 115200) and creates `link` (if not NULL) pointing at it. Returns false
- * with a message on stderr. */
+/* Opens the pty (raw; termios 500000, the firmware's rate, though a pty moves bytes at any
+ * speed) and creates `link` (if not NULL) pointing at it. Returns false with a message on
+ * stderr. */
 bool pty_bridge_open(pty_bridge_t *bridge, const char *link);
 
 /* Lets go of our own end of the slave so that a host's open and close can be seen (the
@@ -92,6 +97,12 @@ void pty_bridge_attach(pty_bridge_t *bridge, avr_t *avr);
  * lag looks to the host like a slower line, as a busy USB link would, and its clock sync
  * stays right: a query is always stamped after it was sent and before its answer came). */
 void pty_bridge_service(pty_bridge_t *bridge, avr_cycle_count_t now);
+
+/* One byte's time on the line at the rate UART0 is set to now, in AVR cycles (start, data,
+ * parity and stop bits; 320 for 8N1 at 500000 baud, 1360 at Optiboot's 117647), and that rate
+ * in baud. */
+avr_cycle_count_t pty_bridge_byte_cycles(const pty_bridge_t *bridge);
+uint32_t pty_bridge_baud(const pty_bridge_t *bridge);
 
 /* Drops what the host sent that the AVR has not taken yet (it arrived while the AVR was held
  * in reset: a real UART is not listening then either). */

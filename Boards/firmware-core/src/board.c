@@ -16,6 +16,8 @@
 #include "playback.h"
 #include "wire.h"
 
+#include <string.h>
+
 board_t board;
 
 /* ---- Outgoing messages ---- */
@@ -71,6 +73,11 @@ static uint8_t watchdog_state(void) {
   return driving() ? WATCHDOG_ARMED : WATCHDOG_IDLE;
 }
 
+/* Not inlined into board_poll (GCC would): its payload and status (~70 bytes) would stay on the
+ * stack under everything else the loop calls (the H-bridge board's RAM is tight). */
+#ifdef __GNUC__
+__attribute__((noinline))
+#endif
 static void send_status(uint32_t now) {
   uint8_t payload[LINK_SLOT_PAYLOAD];
   wire_writer_t writer;
@@ -266,10 +273,15 @@ static void handle_batch(uint8_t type, const uint8_t *payload, uint8_t length, u
     return;
   }
   if (result.late && channel->late_segments != 0xFFFF) channel->late_segments++;
-  channel->reevaluate = true;
   /* A batch that starts within the staged frames cuts them; one after them (streaming: the
    * host queues ~30 ms ahead, frames are staged 4 ms ahead) leaves them as they are. */
-  if (channel->staging && time_diff(field_u32(payload + 1), channel->stage_from) < 0) channel->restage = true;
+  uint32_t start = field_u32(payload + 1);
+  bool restage = channel->staging && time_diff(start, channel->stage_from) < 0;
+  if (restage) channel->restage = true;
+  /* The frame playing changes only when the batch starts before it ends (next_eval); one that
+   * starts later is played when the channel is evaluated then (no evaluation now: ~0.1 ms on
+   * the AVR per batch). */
+  if (restage || time_diff(start, channel->next_eval) < 0) channel->reevaluate = true;
 }
 
 #if BOARD_FEATURES & BOARD_FEATURE_IDENTITY
@@ -352,9 +364,16 @@ static void dispatch(const frame_t *frame, uint32_t now) {
   }
 }
 
+/* Received bytes waiting from which acknowledgements wait until the frames before them are
+ * handled (receive). */
+#define ACK_BACKLOG 32
+
+/* A frame's delimiter waits in the UART's ring, left for the next pass (receive): the loop does
+ * not sleep (board_deadline). */
+static bool frame_waiting;
+
 static void handle_frame(const frame_t *frame, uint32_t now) {
   board.last_valid = now; /* any frame that passes the CRC feeds the watchdog */
-  playback_update();
   if (frame->version != PROTOCOL_VERSION) {
     /* Not delivered, not acknowledged: an unreliable error in our version (§5). */
     uint8_t payload[4];
@@ -365,12 +384,6 @@ static void handle_frame(const frame_t *frame, uint32_t now) {
   } else if (link_receive(&board.link, frame, now) == LINK_DELIVER) {
     dispatch(frame, now);
   }
-  /* At the time now, not `now`: a batch takes a few hundred microseconds to decode on the
-   * AVR, and playing the frame due before it (a frame boundary passed meanwhile) would put a
-   * stale drive out until the next pass (seen on the emulated H-bridge: a carrier switched
-   * back to the previous frame's level for 0.2-0.7 ms, and its brakes missed). */
-  playback_update();
-  link_poll(&board.link, now);
 }
 
 /* ---- Main loop ---- */
@@ -410,11 +423,8 @@ static uint32_t earliest(uint32_t now, uint32_t a, uint32_t b) {
 }
 
 uint32_t board_deadline(uint32_t now) {
-  uint32_t deadline = link_deadline(&board.link, now);
-  for (uint8_t c = 0; c < BOARD_CHANNEL_COUNT; c++) {
-    if (board.channels[c].reevaluate) return now;
-    deadline = earliest(now, deadline, board.channels[c].next_eval);
-  }
+  if (frame_waiting) return now;
+  uint32_t deadline = playback_deadline(now, link_deadline(&board.link, now));
   deadline = earliest(now, deadline, driver_deadline(now));
   if (driving()) {
     deadline = earliest(now, deadline, board.last_valid + (uint32_t)board.watchdog_ms * BOARD_TICKS_PER_MS);
@@ -422,17 +432,95 @@ uint32_t board_deadline(uint32_t now) {
   return deadline;
 }
 
-void board_poll(void) {
-  hal_watchdog_kick();
-  /* At most one frame per pass, so playback never waits behind a burst of frames. */
-  int byte;
-  while ((byte = hal_uart_getc()) >= 0) {
-    const frame_t *frame = frame_receiver_feed(&board.receiver, (uint8_t)byte);
-    if (frame) {
-      handle_frame(frame, hal_ticks());
-      break;
+/* Bytes worth a drain() (0.32 ms of them at 500000 baud), or how long fewer may wait (0.25
+ * ms, in ticks: the loop's longest stall is what bounds the ring's fill). */
+#define DRAIN_LEAST 16
+#define DRAIN_WAIT_TICKS (BOARD_TICKS_PER_MS / 4u)
+
+/* When bytes were last taken from the UART's ring (low 16 bits of the board time). */
+static uint16_t last_taken;
+
+/* Feeds the bytes received so far to the frame receiver where they wait (hal_uart_peek), up
+ * to the next delimiter (left in the ring): the frame it completes is handled by receive().
+ * Between pieces of work, so that bytes do not wait in the UART's ring while the pass goes on.
+ * What arrives while it runs waits for the next call or pass (not chased a byte at a time). */
+static void drain(void) {
+  /* A few bytes wait for more (a call costs ~20 byte times of decoding), not long. */
+  if (frame_waiting) return;
+  uint8_t waiting = hal_uart_waiting();
+  if (waiting == 0) return;
+  uint16_t now = (uint16_t)hal_ticks();
+  if (waiting < DRAIN_LEAST && (uint16_t)(now - last_taken) < DRAIN_WAIT_TICKS) return;
+  last_taken = now;
+  for (uint8_t looks = 0; looks < 2; looks++) { /* the second: bytes past the ring's end */
+    const uint8_t *bytes;
+    const frame_t *frame;
+    uint8_t count = hal_uart_peek(&bytes);
+    if (count == 0) return;
+    uint8_t taken = (uint8_t)frame_receiver_feed_bytes(&board.receiver, bytes, count, true, &frame);
+    hal_uart_consume(taken);
+    if (taken < count) {
+      frame_waiting = true;
+      return;
     }
   }
+}
+
+/* Feeds the bytes received so far to the frame receiver and handles each frame they complete,
+ * and what came meanwhile: at most a window's worth (LINK_PROTOCOL_WINDOW) per pass, back to
+ * back (a frame waiting in the ring while the board stages frames after the one before it would
+ * hold the ring's tail). The pieces of work around a frame are kept apart by taking bytes in
+ * between — the loop's longest stall, not their sum, is what bounds the ring's fill: a frame's
+ * bytes up to its delimiter, then the frames due (playback_output: before the frame is
+ * handled, which may take a while), then the delimiter and the frame (handle_frame), then the
+ * bytes that came meanwhile, then its acknowledgement (and a reply) — unless the ring backs up
+ * (the host sends faster than the board handles short frames): those acknowledgements then go
+ * out after the frames (board_poll), and the host's window (docs/protocol.md §4.3: 322 bytes),
+ * not the 127-byte ring, holds what the board has not taken yet. */
+static void receive(void) {
+  uint8_t handled = 0;
+  bool answer = false; /* a frame handled: its acknowledgement or reply to send */
+  frame_waiting = false;
+  if (hal_uart_waiting() == 0) return;
+  uint16_t now = (uint16_t)hal_ticks();
+  for (uint8_t looks = 0; looks < 2; looks++) { /* the second: bytes past the ring's end */
+    const uint8_t *bytes;
+    const frame_t *frame;
+    uint8_t count = hal_uart_peek(&bytes);
+    if (count == 0) break;
+    /* A few bytes of a frame coming in wait for more, not long (as in drain()); its end does
+     * not. */
+    if (looks == 0 && handled == 0 && count == hal_uart_waiting() && count < DRAIN_LEAST &&
+        (uint16_t)(now - last_taken) < DRAIN_WAIT_TICKS && !memchr(bytes, 0, count))
+      return;
+    last_taken = now;
+    uint8_t taken = (uint8_t)frame_receiver_feed_bytes(&board.receiver, bytes, count, true, &frame);
+    hal_uart_consume(taken);
+    if (answer && hal_uart_waiting() < ACK_BACKLOG) {
+      link_poll(&board.link, hal_ticks());
+      answer = false;
+    }
+    if (taken == count) continue;
+    /* A delimiter: the frame it ends, if any. */
+    if (handled >= LINK_PROTOCOL_WINDOW) {
+      frame_waiting = true; /* left for the next pass */
+      break;
+    }
+    playback_output();
+    (void)frame_receiver_feed_bytes(&board.receiver, bytes + taken, 1, false, &frame);
+    hal_uart_consume(1);
+    if (frame) {
+      handle_frame(frame, hal_ticks());
+      handled++;
+      answer = true;
+    }
+    looks = (uint8_t)-1; /* then what came meanwhile */
+  }
+}
+
+void board_poll(void) {
+  hal_watchdog_kick();
+  receive();
   uint32_t now = hal_ticks();
 
   driver_event_t event = driver_poll(now);
@@ -455,7 +543,13 @@ void board_poll(void) {
     board.watchdog_fired = true;
   }
 
-  playback_update();
+  /* At the time now, after the frames handled: a batch takes a few hundred microseconds to
+   * decode on the AVR, and playing the frame due before it (a frame boundary passed meanwhile)
+   * would put a stale drive out until the next pass (seen on the emulated H-bridge: a carrier
+   * switched back to the previous frame's level for 0.2-0.7 ms, and its brakes missed). The
+   * received bytes are taken between its pieces of work (drain). */
+  playback_update(drain);
+  drain();
   link_poll(&board.link, now);
   hal_idle_until(board_deadline(hal_ticks()));
 }

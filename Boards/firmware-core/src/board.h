@@ -32,9 +32,10 @@ typedef struct {
   segment_queue_t queue;
   int16_t level;      /* drive level now (what the driver was given) */
   uint32_t next_eval; /* when the level may change next */
-  bool reevaluate;    /* the queue changed: evaluate now */
-  bool staging;       /* frames up to stage_from are staged with the driver (driver_stage) */
-  bool restage;       /* the queue changed within what is staged: unstage, stage again */
+  bool reevaluate : 1; /* the queue changed: evaluate now */
+  bool staging : 1;    /* frames up to stage_from are staged with the driver (driver_stage) */
+  bool restage : 1;    /* the queue changed within what is staged: unstage, stage again */
+  bool stage_full : 1; /* the driver took no more frames: the next waits for its next output */
   uint32_t stage_from; /* the start of the next frame to stage */
   uint16_t underruns;
   uint16_t late_segments;

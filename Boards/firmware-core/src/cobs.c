@@ -31,6 +31,24 @@ uint16_t cobs_encode(const uint8_t *input, uint16_t count, cobs_sink_t sink, voi
   return written;
 }
 
+uint16_t cobs_encode_in_place(uint8_t *buffer, uint16_t count) {
+  /* Each zero becomes the code byte of the block after it; a code counts its block's bytes
+   * plus one. A frame ending in a zero ends with an empty block (code 1), as cobs_encode's. */
+  uint16_t code_at = 0;
+  uint8_t code = 1;
+  for (uint16_t i = 1; i <= count; i++) {
+    if (buffer[i] == 0) {
+      buffer[code_at] = code;
+      code_at = i;
+      code = 1;
+    } else {
+      code++;
+    }
+  }
+  buffer[code_at] = code;
+  return (uint16_t)(count + 1u);
+}
+
 static void buffer_sink(void *context, uint8_t byte) {
   uint8_t **cursor = (uint8_t **)context;
   *(*cursor)++ = byte;

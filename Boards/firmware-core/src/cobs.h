@@ -18,6 +18,12 @@ typedef void (*cobs_sink_t)(void *context, uint8_t byte);
 /* Encodes `count` bytes into `sink` (no delimiter). Returns the number of bytes written. */
 uint16_t cobs_encode(const uint8_t *input, uint16_t count, cobs_sink_t sink, void *context);
 
+/* Encodes `count` bytes (at most 253: one block or more, none full) in place: they are at
+ * buffer[1 .. count], buffer[0] is room for the first code byte; the encoded bytes are then
+ * buffer[0 .. count] (no delimiter). The same bytes cobs_encode writes, without a call per
+ * byte (the board's frames are short). Returns count + 1. */
+uint16_t cobs_encode_in_place(uint8_t *buffer, uint16_t count);
+
 /* Encodes into a buffer of at least COBS_ENCODED_SIZE(count) bytes. Returns the length. */
 uint16_t cobs_encode_buffer(const uint8_t *input, uint16_t count, uint8_t *output);
 

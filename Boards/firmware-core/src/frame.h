@@ -90,10 +90,13 @@ void frame_emit(const uint8_t *raw, uint16_t raw_length, cobs_sink_t sink, void 
  * Returns the number of bytes, delimiter included. */
 uint16_t frame_encode(const frame_t *frame, uint8_t *output);
 
-/* The receiving side: bytes in, checked frames out. */
+/* The receiving side: bytes in, checked frames out. The CRC runs over the bytes as they are
+ * decoded, not over the whole frame at its end (~0.5 ms for a 255-byte frame on the AVR, during
+ * which the UART's receive ring fills). */
 typedef struct {
   cobs_decoder_t decoder;
   uint8_t raw[FRAME_MAX_RAW];
+  uint16_t crc;        /* of raw[0 .. decoder.length) */
   uint16_t bad_frames; /* runs rejected (COBS, size, CRC, length byte) since boot */
   frame_t frame;       /* the last frame returned */
 } frame_receiver_t;
@@ -102,5 +105,11 @@ void frame_receiver_init(frame_receiver_t *receiver);
 
 /* Feeds one byte; returns the frame it completed (valid until the next call), or NULL. */
 const frame_t *frame_receiver_feed(frame_receiver_t *receiver, uint8_t byte);
+
+/* Feeds bytes up to the end of the first frame they complete (`*frame`, valid until the next
+ * call; else NULL), or with `before_delimiter` up to the next delimiter (left: the frame it
+ * would complete waits). Returns how many bytes were taken. */
+uint16_t frame_receiver_feed_bytes(frame_receiver_t *receiver, const uint8_t *bytes, uint16_t count,
+                                   bool before_delimiter, const frame_t **frame);
 
 #endif

@@ -25,17 +25,32 @@ void hal_init(void);
 uint32_t hal_ticks(void);
 uint64_t hal_ticks64(void);
 
-/* The UART's rings (bytes; one of each stays free). Receive: ~11 ms of bytes at 115200 baud,
- * room for what arrives while the H-bridge board decodes a batch (up to ~4 ms). Transmit:
- * hal_uart_tx_free() reports at most HAL_UART_TX_SIZE - 1. Both powers of two. */
+/* The UART's rings (bytes; one of each stays free). Receive: 127 bytes, 2.54 ms of bytes at
+ * 500000 baud (11 ms at 115200): what arrives while the main loop is away must fit. The board
+ * takes bytes between its pieces of work (board.c: receive, drain), and holds its
+ * acknowledgements back while the ring backs up, so that the protocol's 322-byte window of
+ * short frames does not pile up in it (make stream in Boards/uno-emulator measures both).
+ * Transmit: hal_uart_tx_free() reports at most HAL_UART_TX_SIZE - 1. Both powers of two. */
 #define HAL_UART_RX_SIZE 128
 #define HAL_UART_TX_SIZE 128
 
 /* UART: the next received byte or -1; free space in the transmit buffer; queue one byte
  * (only after checking hal_uart_tx_free(): the call never blocks). */
 int hal_uart_getc(void);
+
+/* The received bytes where they wait, without copying them (the board's receive loop decodes
+ * them there: a call per byte is most of what a byte costs at 500000 baud): `*bytes` points at
+ * the oldest, and the count returned follow it contiguously (up to the ring's end; the rest
+ * once these are consumed). They stay, unchanged, until hal_uart_consume() drops them (the
+ * oldest `count`, at most what hal_uart_peek() returned). */
+uint8_t hal_uart_peek(const uint8_t **bytes);
+void hal_uart_consume(uint8_t count);
+/* How many received bytes wait in all (hal_uart_peek's and those past the ring's end). */
+uint8_t hal_uart_waiting(void);
 uint16_t hal_uart_tx_free(void);
 void hal_uart_putc(uint8_t byte);
+/* `count` bytes queued at once, as hal_uart_putc() each (after checking hal_uart_tx_free()). */
+void hal_uart_write(const uint8_t *bytes, uint8_t count);
 
 /* I2C master (400 kHz), for back ends with a chip on the bus: hal_i2c_init() once before the
  * first transfer; then one register of the device at 7-bit `address` written, or read (a

@@ -11,10 +11,13 @@
 /* Timer1 as the board clock: normal mode, clk/8 (2 MHz), overflow interrupt on. */
 void hal_avr_clock_init(void);
 
-/* UART0: 115200 baud 8N1 with U2X, receive interrupt on. */
+/* UART0: 500000 baud 8N1 with U2X (UBRR0 = 3), receive interrupt on. */
 void hal_avr_uart_init(void);
 
-/* Whether a received byte waits in the ring (interrupts off: nothing changes meanwhile). */
-bool hal_avr_uart_rx_pending(void);
+/* Whether the main loop has UART work (interrupts off: nothing changes meanwhile): a frame's
+ * delimiter received since it last looked (hal_uart_peek), or 16 bytes or more in the receive
+ * ring (bytes of a frame coming in wait for more, not a pass each), or the transmit ring ran
+ * empty since the last call (a frame that did not fit may go now). */
+bool hal_avr_uart_wakes(void);
 
 #endif

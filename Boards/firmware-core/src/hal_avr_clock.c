@@ -52,15 +52,9 @@ uint32_t hal_ticks(void) {
   return ((uint32_t)overflows << 16) | counter;
 }
 
-void hal_idle_until(uint32_t deadline) {
-  cli();
-  uint32_t now = hal_ticks();
-  int32_t remaining = (int32_t)(deadline - now);
-  /* Something to do, or too close to bother: return. */
-  if (hal_avr_uart_rx_pending() || remaining < 40) {
-    sei();
-    return;
-  }
+/* One sleep (interrupts off on entry, on at return) until an interrupt: compare A at the
+ * deadline if it is within the counter's reach. */
+static void idle_once(uint32_t deadline, int32_t remaining) {
   if (remaining < 0xFF00) {
     /* Compare A fires at the deadline. A stale OCF1A is not cleared here: it only makes one
      * early (harmless) wake-up, and writing TIFR1 with interrupts off loses a pending Timer1
@@ -74,4 +68,30 @@ void hal_idle_until(uint32_t deadline) {
   sei();       /* the instruction after sei runs before any interrupt: no lost wake-up */
   sleep_cpu();
   sleep_disable();
+}
+
+/* The longest idle sleep before the loop runs again (and kicks the hardware watchdog, 500 ms):
+ * 20 ms, in ticks. */
+#define IDLE_MAX_TICKS 40000L
+
+/* The longest sleep while received bytes wait (fewer than hal_avr_uart_wakes wakes for): the
+ * loop takes them after 0.3 ms (in ticks) even when no more come. */
+#define IDLE_RX_WAIT_TICKS 600L
+
+void hal_idle_until(uint32_t deadline) {
+  uint32_t started = hal_ticks();
+  int32_t longest = hal_uart_waiting() != 0 ? IDLE_RX_WAIT_TICKS : IDLE_MAX_TICKS;
+  if ((int32_t)(deadline - started) > longest) deadline = started + longest;
+  /* Every interrupt wakes the CPU (the H-bridge's carrier 31 372 times a second, the UART's
+   * at every byte): asleep again unless the loop has work. */
+  for (;;) {
+    cli();
+    int32_t remaining = (int32_t)(deadline - hal_ticks());
+    /* Something to do, or too close to bother: return. */
+    if (hal_avr_uart_wakes() || remaining < 40) {
+      sei();
+      return;
+    }
+    idle_once(deadline, remaining);
+  }
 }

@@ -16,12 +16,8 @@
 #include "wire.h"
 
 /* The frame being sent: header + largest payload + CRC. */
-static uint8_t tx_raw[FRAME_HEADER_SIZE + WIRE_MAX_BOARD_PAYLOAD + 2];
-
-static void uart_sink(void *context, uint8_t byte) {
-  (void)context;
-  hal_uart_putc(byte);
-}
+static uint8_t tx_frame[1 + FRAME_HEADER_SIZE + WIRE_MAX_BOARD_PAYLOAD + 2];
+#define tx_raw (tx_frame + 1) /* the raw frame, COBS-encoded in place (tx_frame[0]: its first code) */
 
 void link_init(link_t *link, uint8_t session, link_payload_fn dynamic_payload) {
   uint8_t *bytes = (uint8_t *)link;
@@ -84,11 +80,13 @@ static void fill_header(const link_t *link, frame_t *frame, uint8_t flags) {
   }
 }
 
-/* Builds a frame into tx_raw and writes it if the UART buffer has room. */
+/* Builds a frame into tx_raw and writes it if the UART buffer has room: encoded in place, then
+ * queued in one write (a call per byte cost ~60 cycles a byte on the AVR). */
 static bool transmit(const frame_t *frame) {
   uint16_t raw_length = frame_build(tx_raw, frame);
   if (hal_uart_tx_free() < FRAME_WIRE_SIZE(raw_length)) return false;
-  frame_emit(tx_raw, raw_length, uart_sink, 0);
+  hal_uart_write(tx_frame, (uint8_t)cobs_encode_in_place(tx_frame, raw_length));
+  hal_uart_putc(0);
   return true;
 }
 

@@ -30,10 +30,35 @@ typedef struct {
 #endif
 } segment_t;
 
+/* A ramp's value at one frame, kept so that the next frame's follows by an addition, not a
+ * division: frame j's value is n_j / span with n_j = l0 * span +
+ * (l1 - l0) * j, kept as n_j = q * span + r (0 <= r < span), and a frame's step l1 - l0 =
+ * dq * span + dr likewise (floor division). q and dq are kept modulo 2^16: the values they stand
+ * for are within int16 (n_j / span lies between l0 and l1). */
+typedef struct {
+  uint16_t q, r, dq, dr;
+} queue_ramp_t;
+
+/* Where the playback stands in one segment: queue_frame() moves it forward to the frame asked
+ * for, a frame at a time (the frame playing; a copy of it goes on to the frames to stage), so
+ * that a frame costs a few additions; a new segment starts from its first frame, and a frame
+ * far off (or back) is found by division. */
+typedef struct {
+  uint8_t slot;   /* the segment's index in `segments`, QUEUE_NO_CURSOR when none */
+  uint32_t start; /* the frame's start (board ticks) */
+  queue_ramp_t level; /* frame min(j, span)'s level, j the frame's index in the segment */
+#if BOARD_FEATURES & BOARD_FEATURE_FREQUENCY_CONTROL
+  queue_ramp_t hz;
+#endif
+} queue_cursor_t;
+
+#define QUEUE_NO_CURSOR 0xFF
+
 typedef struct {
   segment_t segments[BOARD_QUEUE_DEPTH];
   uint8_t head;
   uint8_t count;
+  queue_cursor_t cursor;
 } segment_queue_t;
 
 /* Longest ramp (frames): its denominator is stored in 16 bits. Constant segments may be
@@ -65,8 +90,16 @@ typedef struct {
   uint32_t next;  /* the next time the drive may change */
 } queue_frame_t;
 
-/* The frame at `now` (at or after the playback's time: segments over by then are skipped). */
-queue_frame_t queue_frame(const segment_queue_t *queue, uint32_t now);
+/* The frame at `now` (at or after the playback's time: segments over by then are skipped).
+ * Levels and frequencies are queue_ramp_level()'s, worked out from the queue's cursor (moved to
+ * the frame): a frame next to the last one asked for costs a few additions on the AVR, where
+ * queue_ramp_level() is a 32-bit division (~40 us) per value. */
+queue_frame_t queue_frame(segment_queue_t *queue, uint32_t now);
+
+/* The same for a frame ahead of the playback (one to stage) from `cursor`, a copy of the
+ * queue's (which stays at the frame playing), moved there: frames asked for in turn follow
+ * each other at the cost of one. */
+queue_frame_t queue_frame_ahead(const segment_queue_t *queue, queue_cursor_t *cursor, uint32_t at);
 
 /* Outcome of queue_insert_batch. */
 typedef struct {

@@ -150,46 +150,21 @@ void wire_identity(wire_writer_t *writer, uint32_t serial) { wire_put_u32(writer
 /* ---- Segment batches ---- */
 
 bool wire_batch_begin(wire_batch_t *batch, const uint8_t *payload, uint8_t length) {
-  wire_reader_init(&batch->reader, payload, length);
-  batch->channel = wire_get_u8(&batch->reader);
-  batch->start_time = wire_get_u32(&batch->reader);
-  batch->level_bytes = wire_get_u8(&batch->reader);
-  batch->count = wire_get_u8(&batch->reader);
+  /* The 7-byte header, read as wire_get_* would (a field past the end reads 0), directly. */
+  uint8_t header[7] = {0, 0, 0, 0, 0, 0, 0};
+  uint8_t have = length < sizeof header ? length : (uint8_t)sizeof header;
+  for (uint8_t i = 0; i < have; i++) header[i] = payload[i];
+  batch->channel = header[0];
+  batch->start_time = have >= 5 ? (uint32_t)header[1] | (uint32_t)header[2] << 8 | (uint32_t)header[3] << 16 |
+                                      (uint32_t)header[4] << 24
+                                : 0;
+  batch->level_bytes = header[5];
+  batch->count = header[6];
+  batch->at = payload + have;
+  batch->end = payload + length;
   batch->index = 0;
   batch->level = 0;
   batch->frequency = 0;
-  if (batch->reader.failed) return false;
+  if (have < sizeof header) return false;
   return batch->level_bytes == 1 || batch->level_bytes == 2;
-}
-
-static int16_t read_level(wire_batch_t *batch) {
-  if (batch->level_bytes == 2) return (int16_t)wire_get_u16(&batch->reader);
-  return (int16_t)(int8_t)wire_get_u8(&batch->reader);
-}
-
-int wire_batch_next(wire_batch_t *batch, wire_segment_t *segment) {
-  wire_reader_t *reader = &batch->reader;
-  if (batch->index >= batch->count) return wire_reader_done(reader) ? 0 : -1;
-  segment->flags = wire_get_u8(reader);
-  /* frames: unsigned LEB128, at most 4 bytes. */
-  uint32_t frames = 0;
-  uint8_t shift = 0;
-  for (;;) {
-    uint8_t byte = wire_get_u8(reader);
-    if (reader->failed || shift >= 28) return -1;
-    frames |= (uint32_t)(byte & 0x7F) << shift;
-    shift = (uint8_t)(shift + 7);
-    if ((byte & 0x80) == 0) break;
-  }
-  if (frames == 0) return -1;
-  segment->frames = frames;
-  segment->start_level = (segment->flags & SEG_LEVEL_JUMP) ? read_level(batch) : batch->level;
-  segment->end_level = (segment->flags & SEG_LEVEL_RAMP) ? read_level(batch) : segment->start_level;
-  segment->start_frequency = (segment->flags & SEG_FREQ_JUMP) ? wire_get_u16(reader) : batch->frequency;
-  segment->end_frequency = (segment->flags & SEG_FREQ_RAMP) ? wire_get_u16(reader) : segment->start_frequency;
-  if (reader->failed) return -1;
-  batch->level = segment->end_level;
-  batch->frequency = segment->end_frequency;
-  batch->index++;
-  return 1;
 }

@@ -35,6 +35,21 @@ int hal_uart_getc(void) {
   return fake.rx[(fake.rx_tail++) % sizeof fake.rx];
 }
 
+uint8_t hal_uart_peek(const uint8_t **bytes) {
+  size_t at = fake.rx_tail % sizeof fake.rx, count = fake.rx_head - fake.rx_tail;
+  if (count > sizeof fake.rx - at) count = sizeof fake.rx - at; /* up to the ring's end */
+  if (count > 255) count = 255;
+  *bytes = &fake.rx[at];
+  return (uint8_t)count;
+}
+
+void hal_uart_consume(uint8_t count) { fake.rx_tail += count; }
+
+uint8_t hal_uart_waiting(void) {
+  size_t count = fake.rx_head - fake.rx_tail;
+  return (uint8_t)(count > 255 ? 255 : count);
+}
+
 uint16_t hal_uart_tx_free(void) {
   return fake.tx_length >= sizeof fake.tx ? 0 : fake.tx_space;
 }
@@ -42,6 +57,10 @@ uint16_t hal_uart_tx_free(void) {
 void hal_uart_putc(uint8_t byte) {
   if (fake.tx_length < sizeof fake.tx) fake.tx[fake.tx_length++] = byte;
   if (fake.tx_space_drains && fake.tx_space > 0) fake.tx_space--;
+}
+
+void hal_uart_write(const uint8_t *bytes, uint8_t count) {
+  for (uint8_t i = 0; i < count; i++) hal_uart_putc(bytes[i]);
 }
 
 void hal_i2c_init(void) {}

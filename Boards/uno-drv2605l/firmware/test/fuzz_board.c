@@ -8,7 +8,7 @@
  * batches and ROM effects relative to the board clock, time, reads and acks: the format is in
  * fuzz_board.h). The board loop runs on the virtual clock from deadline to deadline, as
  * host.c's run_for does (or, if the input asks, somewhat late, as a loop that overran), with
- * the UART transmit side either ample or as on the Uno (127 bytes free, draining at 115200
+ * the UART transmit side either ample or as on the Uno (127 bytes free, draining at 500000
  * baud, the loop woken by every byte as by the UDRE interrupt).
  *
  * After every board_poll the harness checks invariants and abort()s when one breaks:
@@ -66,7 +66,7 @@
 #define MAX_BOARD_TICKS (8ULL * BOARD_CLOCK_HZ)
 #define MAX_POLLS 20000u
 #define UNO_TX_FREE (HAL_UART_TX_SIZE - 1u) /* what the Uno's transmit ring holds at most */
-#define UNO_BYTE_TICKS 170u  /* 10 bits at 117647 baud (UBRR0 16, U2X) */
+#define UNO_BYTE_TICKS 40u   /* 10 bits at 500000 baud (UBRR0 3, U2X): 20 us */
 #define AMPLE_TX_FREE 512u
 #define TX_READ_AT 8192u     /* the host reads when this much output piled up */
 #define RX_ROOM 4096u        /* pending input is processed before more is fed */

@@ -10,7 +10,7 @@
  *             bit 3     auto-calibration never ends (GO stays set: the 2.5 s timeout)
  *             bit 4     auto-calibration ends with DIAG_RESULT set (failed)
  *             bit 5     ROM effects run 20 s (the 5 s ROM timeout)
- *             bit 6     UART transmit as on the Uno: 127 free bytes draining at 115200 baud
+ *             bit 6     UART transmit as on the Uno: 127 free bytes draining at 500000 baud
  *                       (else 512 bytes, drained between polls)
  *             bit 7     the host does not acknowledge what it reads (FUZZ_OP_AUTO_ACK toggles)
  *   setup[1]  EEPROM boot counter before boot: setup[1] * 257 (0xFFFF is blank)

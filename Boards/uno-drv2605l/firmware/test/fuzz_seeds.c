@@ -454,7 +454,7 @@ static void hand_made(void) {
   op(&s, FUZZ_OP_READ);
   save(&s, "link-recovery");
 
-  /* The Uno's UART: capabilities and statuses back to back through 127 bytes at 115200
+  /* The Uno's UART: capabilities and statuses back to back through 127 bytes at 500000
    * baud, nothing acknowledged for a while (retransmissions, polls, the link lost). */
   begin(&s, FUZZ_CFG_UNO_UART | FUZZ_CFG_NO_AUTO_ACK);
   send0(&s, MSG_IDENTIFY);

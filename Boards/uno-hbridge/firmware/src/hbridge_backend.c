@@ -126,15 +126,18 @@ bool driver_stages(uint8_t channel) { return channel <= LRA_CHANNEL; }
 bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32_t at) {
   if (channel > LRA_CHANNEL) return false;
   channel_drive_t *d = &drives[channel];
-  if (d->staged == HBRIDGE_STAGES) return false;
   drive_t drive = {level, channel == LRA_CHANNEL ? frequency_x10 : 0};
+  drive_t before_it = d->staged > 0 ? d->stages[d->staged - 1].drive : d->now;
+  /* The drive of the frame before: nothing switches, it goes on (the frame's driver_output
+   * finds it playing). Most frames of a long ramp, and every one of a gap. */
+  if (same_drive(drive, before_it)) return true;
+  if (d->staged == HBRIDGE_STAGES) return false;
   bool staged;
   if (channel == ERM_CHANNEL) {
     uint8_t in1, in2;
     erm_duties(level, &in1, &in2);
     staged = hbridge_stage_erm(in1, in2, at);
   } else {
-    drive_t before_it = d->staged > 0 ? d->stages[d->staged - 1].drive : d->now;
     carrier_t carrier = lra_carrier(drive);
     staged = hbridge_stage_carrier(&carrier, before_it.level == 0 && drive.level != 0, at);
   }
@@ -146,7 +149,9 @@ bool driver_stage(uint8_t channel, int16_t level, uint16_t frequency_x10, uint32
 void driver_unstage(uint8_t channel) {
   if (channel > LRA_CHANNEL) return;
   channel_drive_t *d = &drives[channel];
-  uint8_t made = (uint8_t)(d->staged - hbridge_unstage(channel));
+  uint8_t pending = hbridge_unstage(channel);
+  /* (Never more pending than staged here; if it were, nothing is taken as made.) */
+  uint8_t made = pending < d->staged ? (uint8_t)(d->staged - pending) : 0;
   if (made > 0) d->now = d->stages[made - 1].drive;
   d->staged = 0;
 }
