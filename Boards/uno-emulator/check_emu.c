@@ -3,8 +3,8 @@
  *
  *   check-emu EMULATOR FIRMWARE.elf BUILD_DIR [docs/protocol.md]
  *
- * Starts the emulator, opens its pty (raw, 500000 baud: the firmware's rate), and talks to the
- * firmware as a host:
+ * Starts the emulator, opens its pty (raw; the emulator paces it at the firmware's rate), and
+ * talks to the firmware as a host:
  *  1. the `identify` test vector as raw bytes (no session yet: the board must ignore it),
  *     then a SYN identify of our own -> reset notice (0x0B, SYN) and capabilities (0x02);
  *  2. clock queries -> the board clock against ours;

@@ -283,7 +283,7 @@ int open_pty(const char *pty) {
   struct termios tio;
   tcgetattr(f, &tio);
   cfmakeraw(&tio);
-  cfsetspeed(&tio, B500000); /* LINK_BAUD */
+  cfsetspeed(&tio, B500000); /* a pty moves bytes at any speed; the emulator paces them */
   tcsetattr(f, TCSANOW, &tio);
   return f;
 }

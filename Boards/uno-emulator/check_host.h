@@ -75,14 +75,16 @@ uint8_t batch(uint8_t *payload, uint32_t start, const int (*segments)[3], int co
 /* The `identify` test vector's bytes from docs/protocol.md. */
 size_t identify_vector(const char *doc, uint8_t *out);
 
-/* The application firmware's serial rate (BOARD_LINK_BAUD; Optiboot alone runs at 115200). A
- * pty carries bytes at any speed, so this is the termios speed open_pty sets, and the rate
- * the checks work out wire times with; the emulator paces bytes at the rate the AVR's UART is
- * set to. */
-#define LINK_BAUD 500000
+/* The application firmware's serial rate (the board's BOARD_LINK_BAUD, passed by the Makefile;
+ * Optiboot alone runs at 115200). A pty carries bytes at any speed, so this is the rate the
+ * checks work out wire times with; the emulator paces bytes at the rate the AVR's UART is set
+ * to. */
+#ifndef LINK_BAUD
+#error "LINK_BAUD: the board's BOARD_LINK_BAUD (the Makefile passes -DLINK_BAUD)"
+#endif
 
 /* The emulator: start (returns the pid; `pty` gets its first stdout line), open its pty raw at
- * LINK_BAUD, stop with SIGINT (returns the exit status). */
+ * termios' fastest rate (a pty ignores it), stop with SIGINT (returns the exit status). */
 pid_t spawn(const char *emulator, const char *firmware, const char *trace, const char *link, bool no_chip,
             const char *log, char *pty);
 /* The same with --events `events` (NULL: none). */

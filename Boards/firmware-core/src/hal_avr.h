@@ -11,7 +11,7 @@
 /* Timer1 as the board clock: normal mode, clk/8 (2 MHz), overflow interrupt on. */
 void hal_avr_clock_init(void);
 
-/* UART0: 500000 baud 8N1 with U2X (UBRR0 = 3), receive interrupt on. */
+/* UART0: BOARD_LINK_BAUD 8N1 with U2X, receive interrupt on. */
 void hal_avr_uart_init(void);
 
 /* Whether the main loop has UART work (interrupts off: nothing changes meanwhile): a frame's

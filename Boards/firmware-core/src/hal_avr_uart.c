@@ -1,15 +1,25 @@
 /*
- * hal_avr_uart.c — the UART on the ATmega328P: UART0 at 500000 baud 8N1 with U2X
- * (UBRR0 = 3), the receive interrupt into a HAL_UART_RX_SIZE-byte (128) ring that the main
- * loop reads in place (hal_uart_peek, hal_uart_consume), transmit from a HAL_UART_TX_SIZE-byte
- * (128) ring on the data-register-empty interrupt. The emulator finds the receive ring's
- * indices by their names (rx_head, rx_tail) to measure its fill.
+ * hal_avr_uart.c — the UART on the ATmega328P: UART0 at the board's BOARD_LINK_BAUD
+ * (board_config.h) 8N1 with U2X (500000: UBRR0 = 3, exact; 115200: UBRR0 = 16, +2.1 %), the
+ * receive interrupt into a HAL_UART_RX_SIZE-byte (128) ring that the main loop reads in place
+ * (hal_uart_peek, hal_uart_consume), transmit from a HAL_UART_TX_SIZE-byte (128) ring on the
+ * data-register-empty interrupt. The emulator finds the receive ring's indices by their names
+ * (rx_head, rx_tail) to measure its fill.
  */
 #include <avr/interrupt.h>
 #include <avr/io.h>
 
+#include "board_config.h"
 #include "hal.h"
 #include "hal_avr.h"
+
+/* UBRR0 with U2X (8 clocks a bit), rounded to the nearest rate; the rate it gives must be within
+ * 2.5 % of BOARD_LINK_BAUD (a UART's usual tolerance is about 2 % per side). */
+#define UART_UBRR ((F_CPU + 4UL * BOARD_LINK_BAUD) / (8UL * BOARD_LINK_BAUD) - 1UL)
+#define UART_ACTUAL_BAUD (F_CPU / (8UL * (UART_UBRR + 1UL)))
+_Static_assert(UART_ACTUAL_BAUD * 1000UL <= BOARD_LINK_BAUD * 1025UL &&
+                   UART_ACTUAL_BAUD * 1000UL >= BOARD_LINK_BAUD * 975UL,
+               "BOARD_LINK_BAUD is more than 2.5 % from any rate UBRR0 gives at F_CPU with U2X");
 
 #define RX_SIZE HAL_UART_RX_SIZE /* power of two */
 #define TX_SIZE HAL_UART_TX_SIZE /* power of two */
@@ -52,11 +62,11 @@ ISR(USART_UDRE_vect) {
 }
 
 void hal_avr_uart_init(void) {
-  /* 500000 8N1, U2X: 16 MHz / (8 x (3 + 1)), exact (115200 is +2.1 % off at UBRR0 16); a byte
-   * every 20 us (320 cycles). Optiboot, and so flashing, stays at 115200. U2X is set before
-   * UBRR0: simavr derives its byte time when UBRR0 is written. */
+  /* BOARD_LINK_BAUD 8N1, U2X: F_CPU / (8 x (UBRR0 + 1)); at 500000 a byte every 20 us (320
+   * cycles). Optiboot, and so flashing, stays at 115200. U2X is set before UBRR0: simavr derives
+   * its byte time when UBRR0 is written. */
   UCSR0A = _BV(U2X0);
-  UBRR0 = 3;
+  UBRR0 = UART_UBRR;
   UCSR0C = _BV(UCSZ01) | _BV(UCSZ00);
   UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
 }

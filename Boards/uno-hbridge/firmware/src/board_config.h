@@ -50,9 +50,8 @@
 /* Levels: signed 8-bit (-127…127), both channels. */
 #define BOARD_AMPLITUDE_BITS 8
 
-/* Serial link: 500000 baud 8N1, U2X, UBRR0 = 3 (exact at 16 MHz; 20 us a byte). Optiboot, and so
- * flashing (avrdude -b 115200), stays at 115200. */
-#define BOARD_LINK_BAUD 500000UL
+/* Serial link: 115200 baud 8N1, U2X, UBRR0 = 16 (117647 baud, +2.1 %). */
+#define BOARD_LINK_BAUD 115200UL
 
 /* Derived values (not part of the cross-checked set). */
 #define BOARD_TICKS_PER_MS (BOARD_CLOCK_HZ / 1000UL)
