@@ -99,7 +99,7 @@ let package = Package(
       name: "CoreHapticsCompat",
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticRenderer", "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio",
-        "HapticLocks",
+        "HapticLocks", "HapticTransport",
       ]),
     // Layer 6: the resident board server (`hapticctl serve`): boards kept open, one engine each,
     // an HTTP/WebSocket API over them.
@@ -169,7 +169,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "HapticTransportTests",
-      dependencies: ["HapticTransport", "HapticWire", "HapticTestSupport"]),
+      dependencies: ["HapticTransport", "HapticWire", "HapticTestSupport", "HapticLocks"]),
     .testTarget(
       name: "HapticSimulatorTests",
       dependencies: [
@@ -182,7 +182,7 @@ let package = Package(
         "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore",
         "HapticTestSupport", "HapticAudio", "HapticTransport", "HapticLocks", .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore"]),
+    .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore", "HapticTransport"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(
       name: "CoreHapticsCompatTests",

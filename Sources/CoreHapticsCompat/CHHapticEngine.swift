@@ -6,6 +6,7 @@ import HapticWire
 import HapticCore
 public import HapticEngine
 import HapticRenderer
+import HapticTransport
 
 /// Core Haptics' engine (Apple's `CHHapticEngine`) over a hapticctl board: the simulator by
 /// default, or the board at `$HAPTICCTL_PORT` (docs/semantics.md §16). A thin layer over
@@ -84,7 +85,9 @@ public final class CHHapticEngine: Sendable {
     let engine: HapticEngine
     if let port = environment["HAPTICCTL_PORT"], !port.isEmpty {
       engine = try bridged { () throws(HapticEngineError) in
-        try HapticEngine.serial(port: port, configuration: configuration, profileFor: { capabilities, _ in catalog.board(capabilities.boardID)?.profile })
+        try HapticEngine.serial(
+          port: port, rates: LineRates(boards: catalog.linkRates), configuration: configuration,
+          profileFor: { capabilities, _ in catalog.board(capabilities.boardID)?.profile })
       }
     } else {
       let id = environment["HAPTICCTL_BOARD"].flatMap { $0.isEmpty ? nil : $0 } ?? "sim-lra"

@@ -78,6 +78,10 @@ public struct BoardCatalog: Sendable {
     boards.first { $0.id == id }
   }
 
+  /// Each board's id and serial rate (`link.baud`), in the catalog's order: what a probe tries
+  /// on a port whose board is not known yet (`HapticTransport.LineRates(boards:)`).
+  public var linkRates: [(id: String, baud: Int)] { boards.map { ($0.id, $0.file.link.baud) } }
+
   /// Boards whose USB ids include `vid:pid` (hexadecimal, any case).
   public func boards(vid: String, pid: String) -> [BoardDefinition] {
     boards.filter { board in

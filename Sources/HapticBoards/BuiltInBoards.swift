@@ -67,7 +67,7 @@ enum BuiltInBoards {
     { "vid": "2A03", "pid": "0043", "note": "Arduino Uno R3 (arduino.org)" },
     { "vid": "1A86", "pid": "7523", "note": "CH340 clones" }
   ],
-  "link": { "baud": 115200 },
+  "link": { "baud": 500000 },
   "framePeriodMs": 1,
   "levels": { "bits": 8, "signed": false },
   "channels": [

@@ -42,17 +42,16 @@ struct Calibrate: ParsableCommand {
   }
 
   func run() throws {
-    let (port, transport) = try connection.open()
-    let baud = connection.baud
+    let rates = connection.rates(boardOptions)
+    let (port, transport) = try connection.open(at: rates)
     let origin = MonotonicTime.seconds()
-    var link = ReliableLink.host(
-      configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
+    let link: ReliableLink
     let probe: ProbeResult
     do {
       // A board that keeps no serial yet gets one, drawn at random (docs/protocol.md §6.11).
-      probe = try Prober(timeout: 3, clockSamples: 0, assignSerial: UInt32.random(in: 1...UInt32.max)).probe(transport, link: &link) {
-        MonotonicTime.seconds() - origin
-      }
+      let prober = Prober(timeout: 3, clockSamples: 0, assignSerial: UInt32.random(in: 1...UInt32.max))
+      let found = try prober.probe(transport, rates: rates) { MonotonicTime.seconds() - origin }
+      (probe, link) = (found.result, found.link)
     } catch {
       transport.close()
       throw CLIError(error.description)

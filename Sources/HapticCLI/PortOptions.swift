@@ -1,4 +1,5 @@
 import ArgumentParser
+import HapticBoards
 import HapticTransport
 
 /// `--port PATH [--baud N]`: the board's serial port or pseudo-terminal, the same for every
@@ -7,8 +8,10 @@ struct PortOptions: ParsableArguments {
   @Option(help: "Serial port or pseudo-terminal of the board (e.g. /dev/ttyACM0).")
   var port: String?
 
-  @Option(parsing: .unconditional, help: "Baud rate (1200 is refused: it resets some boards).")
-  var baud: Int = 115_200
+  @Option(
+    parsing: .unconditional,
+    help: "Baud rate (default: the board's own, found by trying each known board's; 1200 is refused: it resets some boards).")
+  var baud: Int?
 
   /// The port, for a command that needs one (a usage error without it).
   func required() throws -> String {
@@ -16,9 +19,16 @@ struct PortOptions: ParsableArguments {
     return port
   }
 
-  /// Opens the port (a required one) at the baud rate; errors name the port.
-  func open() throws -> (path: String, transport: any ByteTransport) {
+  /// The rates to try: `--baud`'s alone, else every known board's (`board`'s first, when the
+  /// command names the board).
+  func rates(_ boards: BoardOptions, preferring board: String? = nil) -> LineRates {
+    if let baud { return .fixed(baud) }
+    return LineRates(boards: boards.catalog().linkRates, preferring: board)
+  }
+
+  /// Opens the port (a required one) at the first of `rates`; errors name the port.
+  func open(at rates: LineRates) throws -> (path: String, transport: any ByteTransport) {
     let path = try required()
-    return (path, try openPort(path, baud: baud))
+    return (path, try openPort(path, baud: rates.candidates[0]))
   }
 }

@@ -56,11 +56,13 @@ struct Probe: ParsableCommand {
 
   func run() throws {
     if let server { return try probeServer(server) }
-    let (_, transport) = try connection.open()
+    let rates = connection.rates(boardOptions)
+    let (_, transport) = try connection.open(at: rates)
     defer { transport.close() }
     let result: ProbeResult
     do {
-      result = try Prober(timeout: timeout).probe(transport)
+      let origin = MonotonicTime.seconds()
+      result = try Prober(timeout: timeout).probe(transport, rates: rates) { MonotonicTime.seconds() - origin }.result
     } catch {
       throw CLIError(error.description)
     }
@@ -151,6 +153,7 @@ enum ProbeReport {
     members.append(("identity", optional(result.identity.key) { .string($0) }))
     members.append(("usb_serial", optional(result.identity.usbSerial) { .string($0) }))
     members.append(("board_serial", optional(result.identity.boardSerial.flatMap { $0 == 0 ? nil : $0 }) { .string(BoardIdentity.hex($0)) }))
+    members.append(("baud", optional(result.baud) { .int($0) }))
     members.append(("answer_ms", optional(result.answerTime) { .fixed($0 * 1000, digits: 3) }))
     members.append(("round_trip_ms", optional(result.roundTrip) { .fixed($0 * 1000, digits: 3) }))
     members.append(("clock_offset_s", optional(result.clockOffset) { .fixed($0, digits: 6) }))
@@ -168,7 +171,8 @@ enum ProbeReport {
     lines.append(
       "\(result.port): \(capabilities.boardID), firmware \(capabilities.firmwareName) \(capabilities.firmwareVersion), protocol \(capabilities.protocolVersion), boot #\(capabilities.bootCount)")
     lines.append(
-      "  clock \(capabilities.clockFrequency) Hz, frames \(capabilities.framePeriodMicroseconds) µs, queue \(capabilities.queueDepth), watchdog \(capabilities.watchdogMilliseconds) ms")
+      (result.baud.map { "  link \($0) baud, " } ?? "  ")
+        + "clock \(capabilities.clockFrequency) Hz, frames \(capabilities.framePeriodMicroseconds) µs, queue \(capabilities.queueDepth), watchdog \(capabilities.watchdogMilliseconds) ms")
     let features = featureNames(capabilities.features)
     lines.append("  features: \(features.isEmpty ? "none" : features.joined(separator: ", "))")
     for (index, channel) in capabilities.channels.enumerated() {

@@ -178,7 +178,7 @@ struct Send: ParsableCommand {
         let catalog = boardOptions.catalog()
         let store = CalibratedBoard.store(boardOptions)
         engine = try HapticEngine.serial(
-          port: connection.port ?? "", baud: connection.baud, configuration: configuration,
+          port: connection.port ?? "", rates: connection.rates(boardOptions), configuration: configuration,
           profileFor: { capabilities, identity in
             CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
           })

@@ -36,8 +36,8 @@ struct Serve: ParsableCommand {
   @Option(help: "The board file of each --port, in order (default: the one its capabilities and USB ids name).")
   var board: [String] = []
 
-  @Option(parsing: .unconditional, help: "Baud rate of the serial ports.")
-  var baud = 115_200
+  @Option(parsing: .unconditional, help: "Baud rate of the serial ports (default: each board's own, found by trying each known board's).")
+  var baud: Int?
 
   @Flag(help: "Also serve every USB port whose VID:PID belongs to a known board file.")
   var scan = false

@@ -17,21 +17,23 @@ struct ServedBoards {
       try hub.addSimulated(try PatternLoading.profile(id, boards: options.boardOptions))
     }
     let forced = try options.board.map { try PatternLoading.profile($0, boards: options.boardOptions) }
-    var ports = options.port.enumerated().map { (path: $1, profile: forced.isEmpty ? nil : forced[$0]) }
+    var ports = options.port.enumerated().map {
+      (path: $1, profile: forced.isEmpty ? nil : forced[$0], board: options.board.isEmpty ? nil : options.board[$0])
+    }
     if options.scan {
       let catalog = options.boardOptions.catalog()
       let known = PortList.ports().filter { port in
         guard let vid = port.vendorID, let pid = port.productID else { return false }
         return !catalog.boards(vid: String(format: "%04x", vid), pid: String(format: "%04x", pid)).isEmpty
       }
-      ports += known.map(\.name).filter { name in !ports.contains { $0.path == name } }.map { ($0, nil) }
+      ports += known.map(\.name).filter { name in !ports.contains { $0.path == name } }.map { ($0, nil, nil) }
       if known.isEmpty && ports.isEmpty && options.sim.isEmpty {
         throw CLIError("serve: --scan found no port of a known board (hapticctl ports lists them)")
       }
     }
-    for (path, profile) in ports {
+    for (path, profile, board) in ports {
       do {
-        try hub.addReopenable(source: path, open: opener(path, profile: profile))
+        try hub.addReopenable(source: path, open: opener(path, profile: profile, board: board))
       } catch {
         throw CLIError("serve: cannot open \(path): \(error.message)")
       }
@@ -39,16 +41,17 @@ struct ServedBoards {
   }
 
   /// Opens the board at `path` (probe, clock sync, engine started), rendered for `profile` or
-  /// for the board file its capabilities and USB ids name, with its kept calibration.
-  func opener(_ path: String, profile: BoardProfile?) -> @Sendable () throws(ServerError) -> OpenedBoard {
+  /// for the board file its capabilities and USB ids name, with its kept calibration; at
+  /// `--baud`, else at the rate of `board` (its `--board`) or of any known board.
+  func opener(_ path: String, profile: BoardProfile?, board: String?) -> @Sendable () throws(ServerError) -> OpenedBoard {
     let catalog = options.boardOptions.catalog()
     let store = CalibratedBoard.store(options.boardOptions)
-    let baud = options.baud
+    let rates = options.baud.map(LineRates.fixed) ?? LineRates(boards: catalog.linkRates, preferring: board)
     return { () throws(ServerError) -> OpenedBoard in
       do throws(HapticEngineError) {
         // Mirrored: the server's stream shows what the board plays through its actuator's physics.
         let link = MirroredBoardLink(
-          try SerialBoardLink(port: path, baud: baud) { capabilities, identity in
+          try SerialBoardLink(port: path, rates: rates) { capabilities, identity in
             profile ?? CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
           })
         let engine = try HapticEngine(link: link)

@@ -146,12 +146,13 @@ public final class HapticEngine: Sendable {
     link.close(stopDrive: true)
   }
 
-  /// An engine on the board at a serial port or pseudo-terminal.
+  /// An engine on the board at a serial port or pseudo-terminal, found at one of `rates` (by
+  /// default the built-in boards' rates: ``HapticTransport/LineRates/builtIn``).
   public static func serial(
-    port: String, baud: Int = 115_200, configuration: Configuration = Configuration(),
+    port: String, rates: LineRates = .builtIn, configuration: Configuration = Configuration(),
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) -> HapticEngine {
-    try HapticEngine(link: try SerialBoardLink(port: port, baud: baud, profileFor: profileFor), configuration: configuration)
+    try HapticEngine(link: try SerialBoardLink(port: port, rates: rates, profileFor: profileFor), configuration: configuration)
   }
 
   // MARK: Properties

@@ -15,7 +15,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   public let identity: BoardIdentity
   /// The port's path (the transport's name).
   public let port: String
-  /// The link's baud rate.
+  /// The line's rate the link's timers count with (the board's: ``HapticTransport/LineRates``).
   public let baud: Int
   private let connection: BoardConnection
   /// The handlers, shared with the connection's callbacks from before its reader starts.
@@ -25,7 +25,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///
   /// - Parameters:
   ///   - port: the serial port or pseudo-terminal path.
-  ///   - baud: the line's rate.
+  ///   - rates: the rates the board may talk at, tried in turn (`.fixed(N)` for one); by
+  ///     default the built-in boards' (``HapticTransport/LineRates/builtIn``).
   ///   - probeTimeout: how long the probe waits for the board, seconds.
   ///   - profileFor: the renderer profile for the probed board and which physical board it is
   ///     (e.g. from its board file, with a calibration kept for it); `nil` falls back to
@@ -33,45 +34,45 @@ public final class SerialBoardLink: BoardLink, Sendable {
   /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public convenience init(
-    port: String, baud: Int = 115_200, probeTimeout: Double = 2,
+    port: String, rates: LineRates = .builtIn, probeTimeout: Double = 2,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     let transport: any ByteTransport
     do {
-      transport = try Transports.open(path: port, baud: baud)
+      transport = try Transports.open(path: port, baud: rates.candidates[0])
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
-    try self.init(transport: transport, baud: baud, probeTimeout: probeTimeout, profileFor: profileFor)
+    try self.init(transport: transport, rates: rates, probeTimeout: probeTimeout, profileFor: profileFor)
   }
 
   /// Probes the board on an open `transport` (closed on failure, and by ``close(stopDrive:)``)
   /// and connects: a port opened elsewhere, or one wrapped (fault injection, tests).
   ///
   /// - Parameters:
-  ///   - transport: the open port; the link owns it from now on.
-  ///   - baud: the line's rate, for the link's timers.
+  ///   - transport: the open port (at `rates`' first candidate); the link owns it from now on.
+  ///   - rates: the rates the board may talk at, tried in turn; the one it answers at (on a
+  ///     pseudo-terminal, its board file's) is the link's timers'.
   ///   - probeTimeout: how long the probe waits for the board, seconds.
   ///   - profileFor: the renderer profile for the probed board and its identity; `nil` falls
   ///     back to `BoardProfile(capabilities:)` (HapticWire).
-  /// - Throws: as ``init(port:baud:probeTimeout:profileFor:)``, but for opening the port.
+  /// - Throws: as ``init(port:rates:probeTimeout:profileFor:)``, but for opening the port.
   public init(
-    transport: any ByteTransport, baud: Int = 115_200, probeTimeout: Double = 2,
+    transport: any ByteTransport, rates: LineRates = .builtIn, probeTimeout: Double = 2,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     port = transport.name
-    self.baud = baud
     // One session for the port: the connection continues the probe's link, so no ack the board
     // meant for the probe can be taken for a new session's (docs/protocol.md §4.5). Timers count
     // from when a frame has left the wire (§4.3).
     let origin = MonotonicTime.seconds()
-    var link = ReliableLink.host(
-      configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
     let result: ProbeResult
+    let link: ReliableLink
     do {
-      result = try Prober(timeout: probeTimeout, clockSamples: 0).probe(transport, link: &link) {
+      let probe = try Prober(timeout: probeTimeout, clockSamples: 0).probe(transport, rates: rates) {
         MonotonicTime.seconds() - origin
       }
+      (result, link) = (probe.result, probe.link)
     } catch {
       transport.close()
       throw HapticEngineError(.serverInitFailed, error.description)
@@ -81,6 +82,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
       throw HapticEngineError(.notSupported, "\(port): haptics not supported: \(result.reason ?? "unknown reason")")
     }
     self.capabilities = capabilities
+    baud = result.baud ?? rates.candidates[0]
     identity = result.identity
     profile = profileFor(capabilities, result.identity) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
@@ -119,11 +121,18 @@ public final class SerialBoardLink: BoardLink, Sendable {
     return sync.boardSeconds(atHost: t)
   }
 
-  /// Two 40-byte frames at the link's rate, plus the clock uncertainty: room for a change's
-  /// first message and the host's own delays. (A change's shortest first message alone, 33
-  /// bytes, let a loaded 2-core machine's refills and changes to the emulated Uno arrive late
-  /// in 1 send of 30: the guard is also the slack of a late-waking loop.)
-  public var minimumLead: Double { 2 * 40 * secondsPerByte + clockUncertainty }
+  /// Two 40-byte frames at the link's rate, the board's time to take a message, and the clock
+  /// uncertainty: room for a change's first message and the host's own delays. (A change's
+  /// shortest first message alone, 33 bytes, let a loaded 2-core machine's refills and changes
+  /// to the emulated Uno arrive late in 1 send of 30: the guard is also the slack of a
+  /// late-waking loop.)
+  public var minimumLead: Double { 2 * 40 * secondsPerByte + Self.boardHandling + clockUncertainty }
+
+  /// The longest a board may leave a message that has arrived before it takes it: the Uno
+  /// firmware's main loop stalls at most 1.0 ms at 500 000 baud (`make stream`). Without it, at
+  /// 500 000 baud (two frames 1.6 ms), 3 of 40 sends to the emulated Uno + DRV2605L on a 2-core
+  /// machine with one core kept busy had a late batch; with it, 0 of 40.
+  static let boardHandling = 0.001
 
   public var secondsPerByte: Double { 10 / Double(baud) }
 

@@ -37,4 +37,10 @@ public final class FaultInjectingTransport: ByteTransport {
   public func close() {
     inner.close()
   }
+
+  public func setBaud(_ baud: Int) throws(TransportError) {
+    try inner.setBaud(baud)
+  }
+
+  public var acceptsAnyRate: Bool { inner.acceptsAnyRate }
 }

@@ -26,6 +26,9 @@ public struct ProbeResult: Sendable {
   /// Frames the probe sent again: to a board that did not answer yet (one still booting after
   /// an auto-reset) and on the link once it did.
   public var retransmissions: Int
+  /// The line's rate the link's timers count with: the one the board answered at, or on a
+  /// pseudo-terminal its board file's (``LineRates``); nil when the probe was not told rates.
+  public var baud: Int?
   /// Which physical board answered: its port's USB serial number, and the serial a board with
   /// the *identity* feature keeps (docs/protocol.md §6.11).
   public var identity = BoardIdentity()
@@ -146,7 +149,7 @@ public struct Prober: Sendable {
     result.retransmissions = link.statistics.resends
     result.identity.usbSerial = PortList.usbSerial(of: transport.name)
     guard let capabilities = result.capabilities else {
-      result.reason = "no answer within \(formatSeconds(timeout)) s (is the board running hapticctl firmware at this baud rate?)"
+      result.reason = "no answer within \(Self.seconds(timeout)) s (is the board running hapticctl firmware at this baud rate?)"
       return result
     }
     if let sync, sync.isSynchronized {
@@ -165,7 +168,7 @@ public struct Prober: Sendable {
     return result
   }
 
-  private func formatSeconds(_ value: Double) -> String {
+  static func seconds(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
   }
 }

@@ -50,7 +50,7 @@ public enum SerialPortTransport {
     let flags = fcntl(fd, F_GETFL)
     _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     let owned = Locked<PortHandle?>(PortHandle(pointer: port))
-    return TTYTransport(name: shown, descriptor: fd, closesDescriptor: false) {
+    return TTYTransport(name: shown, descriptor: fd, acceptsAnyRate: false, closesDescriptor: false) {
       owned.withLock { handle in
         guard let port = handle?.pointer else { return }
         sp_close(port)

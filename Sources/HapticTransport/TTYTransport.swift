@@ -17,6 +17,8 @@ public final class TTYTransport: ByteTransport {
   ]
 
   public let name: String
+  /// True for a pseudo-terminal, false for a serial device.
+  public let acceptsAnyRate: Bool
   private let descriptor: Int32
   private let closesDescriptor: Bool
   private let isClosed = Locked(false)
@@ -36,15 +38,18 @@ public final class TTYTransport: ByteTransport {
       Glibc.close(fd)
       throw error
     }
-    return TTYTransport(name: path, descriptor: fd)
+    let real = Transports.realPath(path) ?? path
+    return TTYTransport(name: path, descriptor: fd, acceptsAnyRate: Transports.isPseudoTerminal(real))
   }
 
   /// Wraps an already configured descriptor. With `closesDescriptor` the transport closes it;
   /// `onClose` runs once when the transport closes (e.g. to release a libserialport handle).
   init(
-    name: String, descriptor: Int32, closesDescriptor: Bool = true, onClose: (@Sendable () -> Void)? = nil
+    name: String, descriptor: Int32, acceptsAnyRate: Bool, closesDescriptor: Bool = true,
+    onClose: (@Sendable () -> Void)? = nil
   ) {
     self.name = name
+    self.acceptsAnyRate = acceptsAnyRate
     self.descriptor = descriptor
     self.closesDescriptor = closesDescriptor
     self.onClose = onClose
@@ -114,6 +119,16 @@ public final class TTYTransport: ByteTransport {
   public func read(timeout: Double) throws(TransportError) -> [UInt8] {
     guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the port is closed") }
     return try Self.readSome(from: FileDescriptor(rawValue: descriptor), timeout: timeout, name: name)
+  }
+
+  public func setBaud(_ baud: Int) throws(TransportError) {
+    guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the port is closed") }
+    try Self.checkBaud(baud, port: name)
+    if chaptic_configure_serial(descriptor, Int32(baud)) != 0 {
+      let code = errno
+      throw TransportError(.ioError, port: name, "cannot set \(baud) baud: \(String(cString: strerror(code)))", errno: code)
+    }
+    tcflush(descriptor, TCIFLUSH)
   }
 
   public func close() {

@@ -52,4 +52,18 @@ public protocol ByteTransport: AnyObject, Sendable {
   func read(timeout: Double) throws(TransportError) -> [UInt8]
   /// Closes the transport; later reads and writes throw `.closed`.
   func close()
+  /// Sets the open line to `baud` without resetting the board (DTR stays as it is); what waits
+  /// to be read is discarded. Transports without a line rate ignore it.
+  func setBaud(_ baud: Int) throws(TransportError)
+  /// True when bytes pass at whatever rate the port is set to (a pseudo-terminal, memory): a
+  /// board on the far side then answers at any rate, and the rate bytes really move at is
+  /// the far side's own (an emulated Uno paces them at its UART's).
+  var acceptsAnyRate: Bool { get }
+}
+
+extension ByteTransport {
+  /// No line rate: nothing to set.
+  public func setBaud(_ baud: Int) throws(TransportError) {}
+  /// No line rate: bytes move at memory speed.
+  public var acceptsAnyRate: Bool { true }
 }

@@ -14,7 +14,7 @@ public enum Transports {
     guard let real = realPath(path) else {
       throw TransportError(.portNotFound, port: path, "no such port")
     }
-    if real.hasPrefix("/dev/pts/") || real == "/dev/ptmx" || !real.hasPrefix("/dev/") {
+    if isPseudoTerminal(real) || !real.hasPrefix("/dev/") {
       return try TTYTransport.open(path: path, baud: baud)
     }
     do {
@@ -24,6 +24,9 @@ public enum Transports {
       return try TTYTransport.open(path: path, baud: baud)
     }
   }
+
+  /// True for a pseudo-terminal's resolved path.
+  static func isPseudoTerminal(_ real: String) -> Bool { real.hasPrefix("/dev/pts/") || real == "/dev/ptmx" }
 
   static func realPath(_ path: String) -> String? {
     guard let pointer = realpath(path, nil) else { return nil }
@@ -49,7 +52,7 @@ public final class PseudoTerminal: Sendable {
     }
     path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
-    boardSide = TTYTransport(name: "\(path) (board side)", descriptor: master)
+    boardSide = TTYTransport(name: "\(path) (board side)", descriptor: master, acceptsAnyRate: true)
   }
 
   /// Points the symbolic link `link` at ``path`` (replacing it atomically).

@@ -35,7 +35,8 @@ public struct ReliableLink: Sendable {
   /// arrives before the receiver has taken more than this many frames of its session.
   public static let protocolWindow = 8
 
-  let configuration: Configuration
+  /// Window, timer and wire settings (``setBytePeriod(_:)`` changes the wire's).
+  public private(set) var configuration: Configuration
   /// This side's session id (sent in every frame).
   public internal(set) var session: UInt8
   /// The number this side's current session starts at (its SYN's `seq`).
@@ -231,6 +232,12 @@ public struct ReliableLink: Sendable {
     statistics.framesSent += 1
     statistics.bytesSent += encoded.count
     return encoded
+  }
+
+  /// Counts what is written from now on at `bytePeriod` seconds a byte (0: not paced): the line
+  /// turned out to move at another rate than the link was made for (a probe over several).
+  public mutating func setBytePeriod(_ bytePeriod: Double) {
+    configuration.bytePeriod = bytePeriod.isFinite ? max(bytePeriod, 0) : 0
   }
 
   /// When `count` bytes written now have left the wire (now, without a byte period).

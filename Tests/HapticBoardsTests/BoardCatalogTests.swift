@@ -1,5 +1,6 @@
 import Foundation
 import HapticRenderer
+import HapticTransport
 import Testing
 
 @testable import HapticBoards
@@ -30,6 +31,15 @@ import Testing
   }
 
   /// The `#define NAME value` lines of a board's board_config.h.
+  @Test("LineRates.builtIn (what a library caller's probe tries) names each built-in board's rate")
+  func builtInLineRates() {
+    let fromFiles = LineRates(boards: BoardCatalog.builtIn.linkRates)
+    #expect(LineRates.builtIn.candidates == fromFiles.candidates)
+    for (id, baud) in BoardCatalog.builtIn.linkRates {
+      #expect(LineRates.builtIn.timingRate(answeredAt: 9_600, boardID: id, acceptsAnyRate: true) == baud, "\(id)")
+    }
+  }
+
   static func firmwareMacros(_ board: String) throws -> [String: String] {
     let header = try String(contentsOfFile: Self.boardsFolder + "/\(board)/firmware/src/board_config.h", encoding: .utf8)
     var macros: [String: String] = [:]

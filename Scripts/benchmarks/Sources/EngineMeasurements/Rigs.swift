@@ -127,7 +127,7 @@ final class PtyRig: Rig {
     serverStart = start ?? ContinuousClock.now
     let stamps = WriteStampTransport(try Transports.open(path: pty.path, baud: Int(bitRate)), line: line)
     self.stamps = stamps
-    let link = try ThreadLabels.label("BoardConnection") { try SerialBoardLink(transport: stamps, baud: Int(bitRate)) }
+    let link = try ThreadLabels.label("BoardConnection") { try SerialBoardLink(transport: stamps, rates: .fixed(Int(bitRate))) }
     self.link = link
     let engine = try HapticEngine(link: link, configuration: settings)
     self.engine = engine
