@@ -147,7 +147,7 @@ public final class HapticEngine: Sendable {
   }
 
   /// An engine on the board at a serial port or pseudo-terminal, found at one of `rates` (by
-  /// default the built-in boards' rates: ``HapticTransport/LineRates/builtIn``).
+  /// default the built-in boards' rates: HapticTransport's `LineRates.builtIn`).
   public static func serial(
     port: String, rates: LineRates = .builtIn, configuration: Configuration = Configuration(),
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }

@@ -15,7 +15,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   public let identity: BoardIdentity
   /// The port's path (the transport's name).
   public let port: String
-  /// The line's rate the link's timers count with (the board's: ``HapticTransport/LineRates``).
+  /// The line's rate the link's timers count with (the board's, as HapticTransport's `LineRates` found it).
   public let baud: Int
   private let connection: BoardConnection
   /// The handlers, shared with the connection's callbacks from before its reader starts.
@@ -26,7 +26,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   /// - Parameters:
   ///   - port: the serial port or pseudo-terminal path.
   ///   - rates: the rates the board may talk at, tried in turn (`.fixed(N)` for one); by
-  ///     default the built-in boards' (``HapticTransport/LineRates/builtIn``).
+  ///     default the built-in boards' (HapticTransport's `LineRates.builtIn`).
   ///   - probeTimeout: how long the probe waits for the board, seconds.
   ///   - profileFor: the renderer profile for the probed board and which physical board it is
   ///     (e.g. from its board file, with a calibration kept for it); `nil` falls back to
