@@ -177,13 +177,16 @@ static void ramp_rounding_rule(void) {
 
 /* ---- Bytes decoded in place, in chunks (the board's receive loop) ---- */
 
-static uint32_t chunk_random_state = 0x1234567u;
-static uint32_t chunk_random(uint32_t n) {
-  chunk_random_state ^= chunk_random_state << 13;
-  chunk_random_state ^= chunk_random_state >> 17;
-  chunk_random_state ^= chunk_random_state << 5;
-  return chunk_random_state % n;
+/* A fixed-seed xorshift: a number below n from *state (each test keeps its own sequence). */
+static uint32_t next_random(uint32_t *state, uint32_t n) {
+  *state ^= *state << 13;
+  *state ^= *state >> 17;
+  *state ^= *state << 5;
+  return *state % n;
 }
+
+static uint32_t chunk_random_state = 0x1234567u;
+static uint32_t chunk_random(uint32_t n) { return next_random(&chunk_random_state, n); }
 
 /* A line of frames as the host sends them, with trouble: valid frames (some with a leading
  * delimiter), corrupted bytes, cut runs, runs of zeros, runs too long for the receiver. */
@@ -351,12 +354,7 @@ static queue_frame_t reference_frame(const segment_queue_t *queue, uint32_t now)
 }
 
 static uint32_t cursor_random_state = 0x2545F491u;
-static uint32_t cursor_random(uint32_t n) {
-  cursor_random_state ^= cursor_random_state << 13;
-  cursor_random_state ^= cursor_random_state >> 17;
-  cursor_random_state ^= cursor_random_state << 5;
-  return cursor_random_state % n;
-}
+static uint32_t cursor_random(uint32_t n) { return next_random(&cursor_random_state, n); }
 
 static int random_level(void) {
   switch (cursor_random(4)) {
