@@ -26,12 +26,17 @@ public struct BoardLinkStatistics: Sendable, Hashable {
   /// How fast the board's clock runs against the host's, parts per million (positive: the
   /// board's is fast), once clock sync has estimated it.
   public var driftPPM: Double?
+  /// False while the link has carried too little to tell a clean line from a lossy one (a new
+  /// serial link: ``SerialBoardLink/provenBytes``); true once it has, and for links that lose
+  /// nothing by construction. The engine treats an unproven link as a lossy one.
+  public var isProven = true
 
   /// Creates counters.
   public init(
     bytesSent: Int = 0, retransmissions: Int = 0, recoveries: Int = 0, roundTrip: Double? = nil,
-    deliveryDelay: Double = 0, retransmitTimeout: Double = 0.025, driftPPM: Double? = nil
+    deliveryDelay: Double = 0, retransmitTimeout: Double = 0.025, driftPPM: Double? = nil, isProven: Bool = true
   ) {
+    self.isProven = isProven
     self.retransmitTimeout = retransmitTimeout
     self.driftPPM = driftPPM
     self.bytesSent = bytesSent

@@ -14,7 +14,10 @@ import HapticRenderer
 /// A start (or resume) begins new drive: on a link that has lost frames it is placed a lookahead's
 /// worth (3× the recent delivery delay, at most ``maximumStartLead``) ahead, so a lost frame is
 /// resent before the onset and the board does not skip the pattern's first moments. On a link
-/// that never lost anything it is placed one recent delivery delay ahead.
+/// that never lost anything it is placed one recent delivery delay ahead, once the link has
+/// carried enough to tell (``BoardLinkStatistics/isProven``); an unproven link counts as lossy,
+/// for the start and the lookahead alike (the lookahead sends the start's drive at once, so a
+/// lost batch has the whole lead to be resent).
 extension HapticEngine {
   /// The longest a start waits for the link, seconds.
   static let maximumStartLead = 0.150
@@ -29,7 +32,7 @@ extension HapticEngine {
       // saw them lately) is enough, and a play request then plays within a few milliseconds
       // (3× was 3-20 ms more: issue 28).
       let statistics = link.statistics
-      let factor = statistics.recoveries > 0 ? Self.lookaheadPerDelivery : 1
+      let factor = Self.isLossy(statistics) ? Self.lookaheadPerDelivery : 1
       let lead = min(factor * expectedDelivery(statistics), Self.maximumStartLead)
       return Int((lead / framePeriod).rounded(.up))
     default: return 0
@@ -40,13 +43,18 @@ extension HapticEngine {
   static let lookaheadPerDelivery = 3.0
 
   /// The delivery delay to plan for: the recent worst, and on a link that has lost anything
-  /// yet (the handshake included) at least two retransmission timeouts (a lost frame whose
+  /// yet (the handshake included), or is not yet proven, at least two retransmission timeouts (a lost frame whose
   /// resend is lost too) — a young estimate has not seen its worst, and a pattern growing
   /// denser meets more losses than the estimate saw.
   func expectedDelivery(_ statistics: BoardLinkStatistics) -> Double {
-    statistics.recoveries > 0
+    Self.isLossy(statistics)
       ? max(statistics.deliveryDelay, Self.lossyDeliveryTimeouts * statistics.retransmitTimeout)
       : statistics.deliveryDelay
+  }
+
+  /// A link that lost frames, or has not carried enough yet to tell.
+  static func isLossy(_ statistics: BoardLinkStatistics) -> Bool {
+    statistics.recoveries > 0 || !statistics.isProven
   }
 
   /// Retransmission timeouts a delivery on a lossy link is planned to take at least.
