@@ -29,34 +29,35 @@ import Testing
     return try #require(board.boardSeconds(atHost: onset.time)) - called
   }
 
-  @Test("A link that never lost a frame: the start one delivery delay ahead")
-  func provenClean() throws {
-    let lead = try Self.startToOnset {
-      $0.deliveryDelay = 0.005
-    }
-    #expect(lead > 0.004_999 && lead < 0.008, "start → onset \(lead) s")
+  /// A link's statistics and where a start made now lands on it.
+  struct Case: Sendable, CustomTestStringConvertible {
+    let name: String
+    let deliveryDelay, retransmitTimeout: Double
+    let recoveries: Int
+    let isProven: Bool
+    /// Seconds from the call to the onset: the lead, then less than a frame more.
+    let lead: Double
+    var testDescription: String { name }
   }
 
-  @Test("A link that lost frames: three delivery delays, at least two retransmission timeouts")
-  func lossy() throws {
-    let lead = try Self.startToOnset {
-      $0.deliveryDelay = 0.004
-      $0.retransmitTimeout = 0.010
-      $0.recoveries = 3
-    }
+  static let cases = [
+    // 1 × 5 ms.
+    Case(name: "never lost a frame: one delivery delay", deliveryDelay: 0.005, retransmitTimeout: 0.025, recoveries: 0, isProven: true, lead: 0.005),
     // 3 × max(4 ms, 2 × 10 ms) = 60 ms.
-    #expect(lead > 0.059_999 && lead < 0.063, "start → onset \(lead) s")
-  }
-
-  @Test("A link too new to tell, that lost nothing yet: the lossy lead")
-  func unproven() throws {
-    let lead = try Self.startToOnset {
-      $0.deliveryDelay = 0.005
-      $0.retransmitTimeout = 0.025
-      $0.isProven = false
-    }
+    Case(name: "lost frames: three delivery delays, at least two RTOs", deliveryDelay: 0.004, retransmitTimeout: 0.010, recoveries: 3, isProven: true, lead: 0.060),
     // 3 × max(5 ms, 2 × 25 ms) = 150 ms, the most a start waits.
-    #expect(lead > 0.149_999 && lead < 0.153, "start → onset \(lead) s")
+    Case(name: "too new to tell, nothing lost yet: as a lossy link", deliveryDelay: 0.005, retransmitTimeout: 0.025, recoveries: 0, isProven: false, lead: 0.150),
+  ]
+
+  @Test("A start is placed the link's lead ahead", arguments: cases)
+  func startLead(_ link: Case) throws {
+    let lead = try Self.startToOnset {
+      $0.deliveryDelay = link.deliveryDelay
+      $0.retransmitTimeout = link.retransmitTimeout
+      $0.recoveries = link.recoveries
+      $0.isProven = link.isProven
+    }
+    #expect(lead > link.lead - 1e-6 && lead < link.lead + 0.003, "start → onset \(lead) s, lead \(link.lead) s")
   }
 
   @Test("A serial link opens unproven, and is proven once the host has sent 500 bytes")
