@@ -45,9 +45,9 @@ public struct LineRates: Sendable {
     acceptsAnyRate ? rateOfBoard[boardID] ?? answered : answered
   }
 
-  /// The candidates as a phrase: "500000 or 115200 baud".
-  var phrase: String {
-    let numbers = candidates.map(String.init)
+  /// Rates as a phrase: "500000 or 115200 baud".
+  static func phrase(_ rates: [Int]) -> String {
+    let numbers = rates.map(String.init)
     return (numbers.count > 1 ? numbers.dropLast().joined(separator: ", ") + " or " + numbers.last! : numbers[0]) + " baud"
   }
 }

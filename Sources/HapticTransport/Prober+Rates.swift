@@ -19,16 +19,29 @@ extension Prober {
   /// a fresh session at each) until one carries an answer or `timeout` (a time on `now`'s
   /// clock) passes. One candidate: one probe at it, until the timeout.
   ///
-  /// - Throws: ``TransportError`` when the port fails or a rate cannot be set; a board that
-  ///   does not answer is a result with `supportsHaptics == false`.
+  /// A rate the port does not have (``TransportError/Code/unsupportedBaud`` from
+  /// ``ByteTransport/setBaud(_:)``: a USB adapter without 500 000) is left out of the turns.
+  ///
+  /// - Throws: ``TransportError`` when the port fails; a board that does not answer is a result
+  ///   with `supportsHaptics == false`.
   public func probe(_ transport: any ByteTransport, rates: LineRates, now: @escaping () -> Double)
     throws(TransportError) -> RateProbe
   {
-    let count = rates.candidates.count
+    var candidates = rates.candidates
+    var lineBaud = candidates[0]  // the caller opened the port at it
     var index = 0
     while true {
-      let baud = rates.candidates[index % count]
-      if count > 1 { try transport.setBaud(baud) }
+      let count = candidates.count
+      let baud = candidates[index % count]
+      if baud != lineBaud {
+        do {
+          try transport.setBaud(baud)
+          lineBaud = baud
+        } catch where error.code == .unsupportedBaud {
+          candidates.remove(at: index % count)
+          continue
+        }
+      }
       var link = ReliableLink.host(
         configuration: ReliableLink.Configuration(bytePeriod: ReliableLink.Configuration.bytePeriod(baud: baud)))
       var attempt = self
@@ -45,7 +58,7 @@ extension Prober {
           }
         } else if !answered && count > 1 {
           result.reason =
-            "no answer within \(Self.seconds(timeout)) s at \(rates.phrase) (is the board running hapticctl firmware?)"
+            "no answer within \(Self.seconds(timeout)) s at \(LineRates.phrase(candidates)) (is the board running hapticctl firmware?)"
         }
         return RateProbe(result: result, link: link)
       }

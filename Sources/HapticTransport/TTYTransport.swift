@@ -126,7 +126,10 @@ public final class TTYTransport: ByteTransport {
     try Self.checkBaud(baud, port: name)
     if chaptic_configure_serial(descriptor, Int32(baud)) != 0 {
       let code = errno
-      throw TransportError(.ioError, port: name, "cannot set \(baud) baud: \(String(cString: strerror(code)))", errno: code)
+      // EINVAL: a rate this port (or termios) does not have; anything else is the port failing.
+      throw TransportError(
+        code == EINVAL ? .unsupportedBaud : .ioError, port: name,
+        "cannot set \(baud) baud: \(String(cString: strerror(code)))", errno: code)
     }
     tcflush(descriptor, TCIFLUSH)
   }

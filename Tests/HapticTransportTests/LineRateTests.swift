@@ -14,12 +14,15 @@ import Testing
   final class SerialLine: ByteTransport, Sendable {
     let inner: any ByteTransport
     let boardBaud: Int
+    /// Rates the port does not have (an adapter without 500 000).
+    let refused: Set<Int>
     /// The host's rate now, and every rate the host set, in order.
     let state: Locked<(baud: Int, settings: [Int])>
 
-    init(_ inner: any ByteTransport, boardBaud: Int, openedAt baud: Int) {
+    init(_ inner: any ByteTransport, boardBaud: Int, openedAt baud: Int, refused: Set<Int> = []) {
       self.inner = inner
       self.boardBaud = boardBaud
+      self.refused = refused
       state = Locked((baud, []))
     }
 
@@ -40,6 +43,7 @@ import Testing
     func close() { inner.close() }
 
     func setBaud(_ baud: Int) throws(TransportError) {
+      if refused.contains(baud) { throw TransportError(.unsupportedBaud, port: name, "cannot set \(baud) baud: Invalid argument") }
       state.withLock {
         $0.baud = baud
         $0.settings.append(baud)
@@ -63,12 +67,11 @@ import Testing
     let found = try Self.probe(line, Self.twoRates)
     #expect(found.result.supportsHaptics)
     #expect(found.result.baud == 500_000)
-    #expect(line.settings.first == 115_200, "the first rate is tried first")
-    #expect(line.settings.last == 500_000)
+    #expect(line.settings == [500_000], "the first rate (the port's) was tried first, then the line set to the second")
     #expect(found.link.configuration.bytePeriod == ReliableLink.Configuration.bytePeriod(baud: 500_000))
   }
 
-  @Test("The board named first is tried first: one rate set, no other tried")
+  @Test("The board named first is tried first: the port opened at its rate, no other tried")
   func preferredFirst() throws {
     let rates = LineRates(boards: [(id: "slow", baud: 115_200), (id: "fast", baud: 500_000)], preferring: "fast")
     #expect(rates.candidates == [500_000, 115_200])
@@ -78,7 +81,28 @@ import Testing
     let line = SerialLine(host, boardBaud: 500_000, openedAt: 500_000)
     let found = try Self.probe(line, rates)
     #expect(found.result.baud == 500_000)
-    #expect(line.settings == [500_000])
+    #expect(line.settings.isEmpty)
+  }
+
+  @Test("A rate the port does not have is left out of the turns, not an error")
+  func unsupportedRateSkipped() throws {
+    let (host, boardSide) = LoopbackTransport.pair()
+    let board = ScriptedBoard(transport: boardSide, capabilities: ScriptedBoard.lraCapabilities())
+    defer { board.stop() }
+    // The board talks at 115 200; the port, opened at 230 400, has no 500 000.
+    let line = SerialLine(host, boardBaud: 115_200, openedAt: 230_400, refused: [500_000])
+    let found = try Self.probe(
+      line, LineRates(boards: [(id: "odd", baud: 230_400), (id: "fast", baud: 500_000), (id: "slow", baud: 115_200)]))
+    #expect(found.result.supportsHaptics)
+    #expect(found.result.baud == 115_200)
+    #expect(line.settings == [115_200], "500 000 refused and left out")
+    // Nothing answering: the reason names the rates the port has.
+    let (quietHost, quietBoardSide) = LoopbackTransport.pair()
+    let rates = LineRates(boards: [(id: "fast", baud: 500_000), (id: "slow", baud: 115_200), (id: "odd", baud: 230_400)])
+    let quiet = try withExtendedLifetime(quietBoardSide) {
+      try Self.probe(SerialLine(quietHost, boardBaud: 57_600, openedAt: 500_000, refused: [230_400]), rates, timeout: 0.5)
+    }
+    #expect(quiet.result.reason == "no answer within 0.5 s at 500000 or 115200 baud (is the board running hapticctl firmware?)")
   }
 
   @Test("No answer at any rate: the reason names the rates tried")
