@@ -19,16 +19,24 @@ struct PortOptions: ParsableArguments {
     return port
   }
 
-  /// The rates to try: `--baud`'s alone, else every known board's (`board`'s first, when the
-  /// command names the board).
-  func rates(_ boards: BoardOptions, preferring board: String? = nil) -> LineRates {
-    if let baud { return .fixed(baud) }
-    return LineRates(boards: boards.catalog().linkRates, preferring: board)
+  /// The rates to try: `--baud`'s alone, else every known board's.
+  func rates(_ boards: BoardOptions) -> LineRates {
+    LineRates.chosen(baud: baud, catalog: boards.catalog())
   }
 
   /// Opens the port (a required one) at the first of `rates`; errors name the port.
   func open(at rates: LineRates) throws -> (path: String, transport: any ByteTransport) {
     let path = try required()
     return (path, try openPort(path, baud: rates.candidates[0]))
+  }
+}
+
+extension LineRates {
+  /// What a command's `--baud` and board files make of a port: `baud` alone when given (for
+  /// the line and the timers), else every board of `catalog`, `board`'s rate first (`serve`'s
+  /// `--board` for the port).
+  static func chosen(baud: Int?, catalog: BoardCatalog, preferring board: String? = nil) -> LineRates {
+    if let baud { return .fixed(baud) }
+    return LineRates(boards: catalog.linkRates, preferring: board)
   }
 }

@@ -46,7 +46,7 @@ struct ServedBoards {
   func opener(_ path: String, profile: BoardProfile?, board: String?) -> @Sendable () throws(ServerError) -> OpenedBoard {
     let catalog = options.boardOptions.catalog()
     let store = CalibratedBoard.store(options.boardOptions)
-    let rates = options.baud.map(LineRates.fixed) ?? LineRates(boards: catalog.linkRates, preferring: board)
+    let rates = LineRates.chosen(baud: options.baud, catalog: catalog, preferring: board)
     return { () throws(ServerError) -> OpenedBoard in
       do throws(HapticEngineError) {
         // Mirrored: the server's stream shows what the board plays through its actuator's physics.
