@@ -66,6 +66,10 @@ public protocol BoardLink: AnyObject, Sendable {
   /// The least time a message needs to reach the board and take effect (transmission of a
   /// typical segment batch at the link's rate), seconds.
   var minimumLead: Double { get }
+  /// Seconds from a message's last byte arriving to the board having taken it, with what may
+  /// slip onto the wire ahead of it (an acknowledgement, a clock query): the packing of a change
+  /// counts it on top of each message's transmission (``HapticEngine`` `+Fitting`). 0 in process.
+  var handlingLead: Double { get }
   /// Seconds until the bytes the host already wrote have left the wire (their transmission at
   /// the link's rate): a message sent now queues behind them. 0 when nothing waits.
   var wireBacklog: Double { get }
@@ -90,6 +94,8 @@ public protocol BoardLink: AnyObject, Sendable {
 }
 
 extension BoardLink {
+  /// Nothing waits on the wire, by default (an in-process link).
+  public var handlingLead: Double { 0 }
   /// Nothing waits on the wire, by default (an in-process link).
   public var wireBacklog: Double { 0 }
   /// No wire, by default (an in-process link).

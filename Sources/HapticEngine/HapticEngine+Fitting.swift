@@ -3,9 +3,10 @@ import HapticWire
 
 /// Changes that reach the board in time (docs/protocol.md §8).
 ///
-/// A change is placed at the guard: the clock's uncertainty and two 40-byte frames' transmission
-/// (6.9 ms at 115 200 baud). Its messages are packed so that each is on the board before the
-/// drive it carries starts (``HapticWire/SegmentBatchPacker/Deadline``): a short
+/// A change is placed at the guard: the shortest message's transmission, what may slip onto
+/// the wire ahead of it, the board's handling and the clock's uncertainty
+/// (``BoardLink/minimumLead``). Its messages are packed so that each is on the board, and taken
+/// (``BoardLink/handlingLead``), before the drive it carries starts (``HapticWire/SegmentBatchPacker/Deadline``): a short
 /// first one when the lead is short, longer ones after it. Drive denser than the line can carry
 /// behind the lead (a new level and frequency every 1 ms frame: 5 bytes a millisecond, and each
 /// message's own 26 bytes of framing, header and hold) is placed again, later by what it
@@ -16,7 +17,8 @@ extension HapticEngine {
   /// sharing the wire in turn. Nil for a link without a wire or before clock sync.
   func deadline(for batch: StreamScheduler.Batch, boardNow: Double?, channels: Int) -> SegmentBatchPacker.Deadline? {
     guard let boardNow, link.secondsPerByte > 0 else { return nil }
-    let lead = Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty
+    let lead =
+      Double(batch.startFrame) * framePeriod - boardNow - link.wireBacklog - link.clockUncertainty - link.handlingLead
     return SegmentBatchPacker.Deadline(
       lead: lead, secondsPerByte: link.secondsPerByte * Double(max(channels, 1)), framePeriod: framePeriod)
   }

@@ -24,8 +24,8 @@ public final class HapticEngine: Sendable {
     /// The least time from now, on the board's clock, to the first frame a change made now
     /// changes: it covers the host's work, the transmission and the clock-sync error. The
     /// engine uses at least the link's ``BoardLink/minimumLead`` per channel of the board (a
-    /// change goes out as a batch per channel, in turn: 8 ms at 115 200 baud on one channel,
-    /// 16 ms on two; about 1 ms at 1 Mbaud), later when its drive is too dense to reach the
+    /// change goes out as a batch per channel, in turn: about 5 ms at 115 200 baud on one
+    /// channel, 10 ms on two; under 2 ms at 500 000 baud), later when its messages cannot reach the
     /// board in time behind that (``HapticEngine`` `+Fitting`). A change then starts between this and one
     /// frame period more after the call (docs/semantics.md §13.1).
     public var guardTime = 0.001

@@ -81,6 +81,15 @@ struct MixState: Sendable {
     tracks.allSatisfy { $0.actions.isEmpty && $0.state != .playing } && drives.allSatisfy(\.isAtRest)
   }
 
+  /// Whether this frame drove or braked, a track played or an actuator moves. By index, not
+  /// with closures over the elements: those copied every track and drive stage, each frame.
+  private func isBusy(_ frames: [Frame]) -> Bool {
+    for index in frames.indices where frames[index].level != 0 { return true }
+    for index in tracks.indices where tracks[index].state == .playing { return true }
+    for index in drives.indices where !drives[index].isAtRest { return true }
+    return false
+  }
+
   /// Per-channel target lists, reused from frame to frame (no allocation per frame).
   private var targets: [[FrameTarget]] = []
 
@@ -95,11 +104,7 @@ struct MixState: Sendable {
       if muted { targets[channel].removeAll(keepingCapacity: true) }
       frames.append(drives[channel].frame(index: frame, targets: targets[channel]))
     }
-    if frames.contains(where: { $0.level != 0 }) || tracks.contains(where: { $0.state == .playing })
-      || !drives.allSatisfy(\.isAtRest)
-    {
-      lastBusyFrame = frame
-    }
+    if isBusy(frames) { lastBusyFrame = frame }
     if driving.count != frames.count { driving = Array(repeating: false, count: frames.count) }
     for channel in frames.indices {
       let drives = frames[channel].level != 0

@@ -121,18 +121,38 @@ public final class SerialBoardLink: BoardLink, Sendable {
     return sync.boardSeconds(atHost: t)
   }
 
-  /// Two 40-byte frames at the link's rate, the board's time to take a message, and the clock
-  /// uncertainty: room for a change's first message and the host's own delays. (A change's
-  /// shortest first message alone, 33 bytes, let a loaded 2-core machine's refills and changes
-  /// to the emulated Uno arrive late in 1 send of 30: the guard is also the slack of a
-  /// late-waking loop.)
-  public var minimumLead: Double { 2 * 40 * secondsPerByte + Self.boardHandling + clockUncertainty }
+  /// The shortest message's transmission (a change's first message is packed to arrive in time
+  /// behind this: ``HapticEngine`` `+Fitting`), the board's time to take it and the clock
+  /// uncertainty. At 500 000 baud on an idle board: 0.52 + 0.32 + 0.30 + about 0.65 ms.
+  public var minimumLead: Double { Double(Self.shortestMessage) * secondsPerByte + handlingLead + clockUncertainty }
+
+  /// A segment batch's framing, header and one segment, bytes.
+  static let shortestMessage = 26
+
+  /// What may slip onto the wire ahead of a change (an acknowledgement or a clock query the
+  /// reader writes between the change's reading of the wire and its own write), and the
+  /// board's time to take a message: ``boardHandling`` while it may still be storing what the
+  /// host sent before, ``idleHandling`` once that has had time to be stored.
+  public var handlingLead: Double {
+    let busy = connection.wireQuietFor < Self.boardHandling
+    return Double(Self.slip) * secondsPerByte + (busy ? Self.boardHandling : Self.idleHandling)
+  }
+
+  /// Bytes the reader may write ahead of a change: a clock query or an acknowledgement.
+  static let slip = 16
 
   /// The longest a board may leave a message that has arrived before it takes it: the Uno
-  /// firmware's main loop stalls at most 1.0 ms at 500 000 baud (`make stream`). Without it, at
-  /// 500 000 baud (two frames 1.6 ms), 3 of 40 sends to the emulated Uno + DRV2605L on a 2-core
-  /// machine with one core kept busy had a late batch; with it, 0 of 40.
+  /// firmware's main loop stalls at most 1.0 ms at 500 000 baud (`make stream`), storing a
+  /// long batch just received. Without it, at 500 000 baud, 3 of 40 sends to the emulated
+  /// Uno + DRV2605L on a 2-core machine with one core kept busy had a late batch; with it, 0 of
+  /// 40.
   static let boardHandling = 0.001
+
+  /// The board's time to take a message when nothing it received before is still being stored:
+  /// decoding runs as bytes arrive (the Uno firmware checks the CRC and unstuffs on the fly),
+  /// so what is left is storing a short batch and the main loop's other work (a DRV2605L
+  /// register write over I²C: 0.1 ms).
+  static let idleHandling = 0.0003
 
   public var secondsPerByte: Double { 10 / Double(baud) }
 

@@ -88,6 +88,7 @@ public final class MirroredBoardLink: BoardLink, Sendable {
   public func boardSeconds(atHost t: Double) -> Double? { inner.boardSeconds(atHost: t) }
   public var clockUncertainty: Double { inner.clockUncertainty }
   public var minimumLead: Double { inner.minimumLead }
+  public var handlingLead: Double { inner.handlingLead }
   public var wireBacklog: Double { inner.wireBacklog }
   public var secondsPerByte: Double { inner.secondsPerByte }
   public func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void) { inner.setEventHandler(handler) }

@@ -64,7 +64,9 @@ public struct PatternVoices: Sendable {
   private var controlSource: HapticPattern
   /// Whether the intensity control scales transients (`.haptic` clips: it does not).
   private let scope: HapticPattern.IntensityControlScope
-  private var controls: ControlTimeline
+  /// The controls' timeline for voices starting from now on; nil after an insert until a voice
+  /// starts (built when needed: a live control streamed at 60 Hz rebuilt it for nothing).
+  private var controls: ControlTimeline?
   private var intensityControl: ControlCursor
   private var sharpnessControl: ControlCursor
   private var nextEvent = 0
@@ -179,24 +181,27 @@ public struct PatternVoices: Sendable {
       kept = kept.indices.filter { $0 == last || kept[$0].id != parameter.id || kept[$0].time > lastTime }.map { kept[$0] }
     }
     controlSource = HapticPattern(parameters: kept + [parameter], curves: controlSource.curves)
-    rebuildControls()
+    rebuildControls(parameter.id)
   }
 
   /// Adds a parameter curve (a player's `scheduleParameterCurve`).
   public mutating func insert(_ curve: ParameterCurve) {
     controlSource = HapticPattern(parameters: controlSource.parameters, curves: controlSource.curves + [curve])
-    rebuildControls()
+    rebuildControls(curve.id)
   }
 
   /// The dynamic parameter steps kept (tests: they stay bounded however many are sent).
   var controlStepCount: Int { controlSource.parameters.count }
 
-  private mutating func rebuildControls() {
+  /// After control `id` changed: the target is evaluated again from the current frame, the
+  /// timeline is built again when a voice next needs it, and `id`'s cursor now (the other's
+  /// entries did not change).
+  private mutating func rebuildControls(_ id: DynamicParameterID) {
     steadyUntil = frameIndex
     ramp.cancel(at: frameIndex)
-    controls = ControlTimeline(controlSource)
-    intensityControl = ControlCursor(.hapticIntensityControl, pattern: controlSource)
-    sharpnessControl = ControlCursor(.hapticSharpnessControl, pattern: controlSource)
+    controls = nil
+    if id == .hapticIntensityControl { intensityControl = ControlCursor(id, pattern: controlSource) }
+    if id == .hapticSharpnessControl { sharpnessControl = ControlCursor(id, pattern: controlSource) }
   }
 
   /// How many frames after the last one are certain to repeat its target.
@@ -331,7 +336,8 @@ public struct PatternVoices: Sendable {
       guard startFrames[nextEvent] <= k else { break }
       let index = nextEvent
       nextEvent += 1
-      if let voice = Voice.make(events[index], controls: controls, framePeriod: period, windows: windows, scope: scope),
+      if controls == nil { controls = ControlTimeline(controlSource) }
+      if let voice = Voice.make(events[index], controls: controls!, framePeriod: period, windows: windows, scope: scope),
         voice.endFrame > k
       {
         active.append(voice)

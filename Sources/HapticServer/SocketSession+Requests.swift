@@ -55,10 +55,7 @@ extension SocketSession {
         throw ServerError(.badRequest, field: "board", "\(op) needs a board")
       }
       _ = try hub.board(board)
-      subscribed.withLock { boards in
-        boards.removeAll { $0 == board }
-        if op == "subscribe" { boards.append(board) }
-      }
+      setSubscribed(board, op == "subscribe")
       return Reply(op: op, board: board)
     case "play":
       let fields = try RequestFields(

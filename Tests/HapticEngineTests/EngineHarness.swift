@@ -88,6 +88,7 @@ final class WrappedLink: BoardLink {
   func boardSeconds(atHost t: Double) -> Double? { inner.boardSeconds(atHost: t) }
   var clockUncertainty: Double { inner.clockUncertainty }
   var minimumLead: Double { inner.minimumLead + extraLead }
+  var handlingLead: Double { inner.handlingLead }
   var wireBacklog: Double { inner.wireBacklog }
   func send(_ message: WireMessage) throws(HapticEngineError) {
     beforeSend()

@@ -7,8 +7,8 @@ import Testing
 
 @testable import HapticEngine
 
-/// Where a start is placed (docs/protocol.md §8): one recent delivery delay ahead on a link that
-/// never lost a frame; a lossy link's lead (3× the delivery delay, at least two retransmission
+/// Where a start is placed (docs/protocol.md §8): half a recent delivery delay ahead on a link
+/// that never lost a frame; a lossy link's lead (3× the delivery delay, at least two retransmission
 /// timeouts, at most 150 ms) on one that did, and on one too new to tell: a `send` over a line at
 /// 1 % byte loss whose handshake lost nothing lost its first batch and played it late.
 @Suite struct StartLeadTests {
@@ -41,8 +41,8 @@ import Testing
   }
 
   static let cases = [
-    // 1 × 5 ms.
-    Case(name: "never lost a frame: one delivery delay", deliveryDelay: 0.005, retransmitTimeout: 0.025, recoveries: 0, isProven: true, lead: 0.005),
+    // ½ × 10 ms.
+    Case(name: "never lost a frame: half a delivery delay", deliveryDelay: 0.010, retransmitTimeout: 0.025, recoveries: 0, isProven: true, lead: 0.005),
     // 3 × max(4 ms, 2 × 10 ms) = 60 ms.
     Case(name: "lost frames: three delivery delays, at least two RTOs", deliveryDelay: 0.004, retransmitTimeout: 0.010, recoveries: 3, isProven: true, lead: 0.060),
     // 3 × max(5 ms, 2 × 25 ms) = 150 ms, the most a start waits.
