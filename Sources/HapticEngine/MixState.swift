@@ -72,13 +72,16 @@ struct MixState: Sendable {
   /// Drops finished tracks with nothing pending.
   mutating func prune(keeping ids: Set<Int>) {
     // Only when there is something to drop: removeAll would otherwise still write the array.
-    guard tracks.contains(where: { !ids.contains($0.id) }) else { return }
+    guard tracks.indices.contains(where: { !ids.contains(tracks[$0].id) }) else { return }
     tracks.removeAll { !ids.contains($0.id) && $0.actions.isEmpty && ($0.state == .finished || $0.state == .idle) }
   }
 
   /// True when no track is playing or has pending actions and every actuator is at rest.
   var isQuiet: Bool {
-    tracks.allSatisfy { $0.actions.isEmpty && $0.state != .playing } && drives.allSatisfy(\.isAtRest)
+    // By index, as ``isBusy(_:)``.
+    for index in tracks.indices where !tracks[index].actions.isEmpty || tracks[index].state == .playing { return false }
+    for index in drives.indices where !drives[index].isAtRest { return false }
+    return true
   }
 
   /// Whether this frame drove or braked, a track played or an actuator moves. By index, not

@@ -111,13 +111,20 @@ struct PlayerTrack: Sendable {
       let target = voices[index].voices.next()
       if !muted { targets[voices[index].channel].append(target) }
     }
-    if voices.allSatisfy(\.voices.isFinished) {
+    if allVoicesFinished {
       if loopEnabled && loopPoint > 0 {
         // Finished early (loop end beyond the last sound): wait silently for the loop point.
         return
       }
       finish(at: frame + 1)
     }
+  }
+
+  /// Whether every channel's voices are done (asked every frame: by index, with no key path
+  /// applied to copies of the voices).
+  private var allVoicesFinished: Bool {
+    for index in voices.indices where !voices[index].voices.isFinished { return false }
+    return true
   }
 
   /// Records what the audio does from `frame`.
