@@ -18,6 +18,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
   /// The line's rate the link's timers count with (the board's, as HapticTransport's `LineRates` found it).
   public let baud: Int
   private let connection: BoardConnection
+  /// Host time the last segment batch was sent (``handlingLead``).
+  private let lastDriveSent = Locked(-Double.infinity)
   /// The handlers, shared with the connection's callbacks from before its reader starts.
   private let handlers: HandlerBox
 
@@ -123,7 +125,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
 
   /// The shortest message's transmission (a change's first message is packed to arrive in time
   /// behind this: ``HapticEngine`` `+Fitting`), the board's time to take it and the clock
-  /// uncertainty. At 500 000 baud on an idle board: 0.52 + 0.32 + 0.30 + about 0.65 ms.
+  /// uncertainty. At 500 000 baud: 0.52 + 0.32 + 0.30 (1.0 while the board drives) + about
+  /// 0.65 ms.
   public var minimumLead: Double { Double(Self.shortestMessage) * secondsPerByte + handlingLead + clockUncertainty }
 
   /// A segment batch's framing, header and one segment, bytes.
@@ -131,12 +134,17 @@ public final class SerialBoardLink: BoardLink, Sendable {
 
   /// What may slip onto the wire ahead of a change (an acknowledgement or a clock query the
   /// reader writes between the change's reading of the wire and its own write), and the
-  /// board's time to take a message: ``boardHandling`` while it may still be storing what the
-  /// host sent before, ``idleHandling`` once that has had time to be stored.
+  /// board's time to take a message: ``boardHandling`` while it drives (drive was sent within
+  /// ``drivingWindow``: refills, changes and the board's own work each frame compete with the
+  /// message), ``idleHandling`` on a board at rest (a tap on a quiet board).
   public var handlingLead: Double {
-    let busy = connection.wireQuietFor < Self.boardHandling
-    return Double(Self.slip) * secondsPerByte + (busy ? Self.boardHandling : Self.idleHandling)
+    let driving = hostNow - lastDriveSent.withLock { $0 } < Self.drivingWindow
+    return Double(Self.slip) * secondsPerByte + (driving ? Self.boardHandling : Self.idleHandling)
   }
+
+  /// How long after drive was sent a board counts as driving: a playing board is sent a refill
+  /// at least this often (the engine's longest sleep while playing).
+  static let drivingWindow = 0.050
 
   /// Bytes the reader may write ahead of a change: a clock query or an acknowledgement.
   static let slip = 16
@@ -163,6 +171,10 @@ public final class SerialBoardLink: BoardLink, Sendable {
   public var wireBacklog: Double { connection.wireBacklog }
 
   public func send(_ message: WireMessage) throws(HapticEngineError) {
+    switch message {
+    case .queueSegments, .replaceSegments: lastDriveSent.withLock { $0 = hostNow }
+    default: break
+    }
     do {
       try connection.send(message)
     } catch {

@@ -118,13 +118,6 @@ public final class BoardConnection: Sendable {
     return state.withLock { max($0.link.wireFreeAt - t, 0) }
   }
 
-  /// Seconds since the last byte the host wrote left the wire, at the link's byte period
-  /// (negative while bytes are still on it).
-  public var wireQuietFor: Double {
-    let t = now
-    return state.withLock { t - $0.link.wireFreeAt }
-  }
-
   /// Link counters.
   public var statistics: ReliableLink.Statistics { state.withLock { $0.link.statistics } }
 
