@@ -33,8 +33,8 @@ extension HapticEngine {
       // and the board's handling are in the guard and the packing: +Fitting). Half of it, as
       // clock sync takes half a round trip, covers a board slower than the guard assumes; a
       // whole one followed the emulated Uno's lag behind the wall clock (delivery delays up to
-      // 8 ms) and put a play request's p99 at 9.9 ms; half: 4.3 ms, no late batch (issue 28;
-      // 3× was 3-20 ms more).
+      // 8 ms) and put a play request's p99 at 9.9 ms; half: 4.2–5.7 ms (issue 28; 3× was
+      // 3-20 ms more).
       let statistics = link.statistics
       let factor = Self.isLossy(statistics) ? Self.lookaheadPerDelivery : Self.cleanStartPerDelivery
       let lead = min(factor * expectedDelivery(statistics), Self.maximumStartLead)

@@ -134,9 +134,9 @@ public final class SerialBoardLink: BoardLink, Sendable {
 
   /// What may slip onto the wire ahead of a change (an acknowledgement or a clock query the
   /// reader writes between the change's reading of the wire and its own write), and the
-  /// board's time to take a message: ``boardHandling`` while it drives (drive was sent within
-  /// ``drivingWindow``: refills, changes and the board's own work each frame compete with the
-  /// message), ``idleHandling`` on a board at rest (a tap on a quiet board).
+  /// board's time to take a message: `boardHandling` while it drives (drive was sent within
+  /// `drivingWindow`: refills, changes and the board's own work each frame compete with the
+  /// message), `idleHandling` on a board at rest (a tap on a quiet board).
   public var handlingLead: Double {
     let driving = hostNow - lastDriveSent.withLock { $0 } < Self.drivingWindow
     return Double(Self.slip) * secondsPerByte + (driving ? Self.boardHandling : Self.idleHandling)

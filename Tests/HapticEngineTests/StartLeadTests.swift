@@ -63,39 +63,44 @@ import Testing
 
   @Test("A serial link opens unproven, and is proven once the host has sent 500 bytes")
   func serialLinkProves() throws {
+    try Self.withSerialLink { link in
+      let opened = link.statistics
+      #expect(opened.bytesSent < SerialBoardLink.provenBytes && !opened.isProven, "after the handshake: \(opened.bytesSent) bytes")
+      var id: UInt16 = 0x4000
+      while link.statistics.bytesSent < SerialBoardLink.provenBytes {
+        try link.send(.clockQuery(id: id))
+        id &+= 1
+      }
+      #expect(link.statistics.isProven)
+    }
+  }
+
+  /// A `SerialBoardLink` to a simulated board on its own thread, both closed after `body`.
+  static func withSerialLink(_ body: (SerialBoardLink) throws -> Void) throws {
     let board = try ThreadedBoard()
     defer { board.close() }
     let link = try board.link()
     defer { link.close(stopDrive: true) }
-    let opened = link.statistics
-    #expect(opened.bytesSent < SerialBoardLink.provenBytes && !opened.isProven, "after the handshake: \(opened.bytesSent) bytes")
-    var id: UInt16 = 0x4000
-    while link.statistics.bytesSent < SerialBoardLink.provenBytes {
-      try link.send(.clockQuery(id: id))
-      id &+= 1
-    }
-    #expect(link.statistics.isProven)
+    try body(link)
   }
 
   @Test("A serial link counts the board's full handling time while it drives, a short one at rest")
   func handlingWhileDriving() throws {
-    let board = try ThreadedBoard()
-    defer { board.close() }
-    let link = try board.link()
-    defer { link.close(stopDrive: true) }
-    let slip = Double(SerialBoardLink.slip) * link.secondsPerByte
-    #expect(abs(link.handlingLead - (slip + SerialBoardLink.idleHandling)) < 1e-9, "at rest: \(link.handlingLead) s")
-    let synced = Date().addingTimeInterval(3)
-    while link.boardSeconds(atHost: link.hostNow) == nil && Date() < synced { usleep(5_000) }
-    // 50 ms of drive, 100 ms ahead: the board drives from now on, as far as the host can tell.
-    let ticks = try #require(link.boardSeconds(atHost: link.hostNow)) * Double(link.capabilities.clockFrequency)
-    let batch = SegmentBatch(
-      channel: 0, startTime: UInt32(truncatingIfNeeded: UInt64(ticks) + UInt64(link.capabilities.clockFrequency / 10)), levelBytes: 1,
-      segments: [SegmentBatch.Segment(frames: 50, startLevel: 60, endLevel: 60, startFrequency: 0, endFrequency: 0)])
-    try link.send(.queueSegments(batch))
-    #expect(abs(link.handlingLead - (slip + SerialBoardLink.boardHandling)) < 1e-9, "driving: \(link.handlingLead) s")
-    #expect(link.minimumLead > Double(SerialBoardLink.shortestMessage) * link.secondsPerByte + slip + SerialBoardLink.boardHandling)
-    usleep(useconds_t(SerialBoardLink.drivingWindow * 1e6) + 20_000)
-    #expect(abs(link.handlingLead - (slip + SerialBoardLink.idleHandling)) < 1e-9, "after the window: \(link.handlingLead) s")
+    try Self.withSerialLink { link in
+      let slip = Double(SerialBoardLink.slip) * link.secondsPerByte
+      #expect(abs(link.handlingLead - (slip + SerialBoardLink.idleHandling)) < 1e-9, "at rest: \(link.handlingLead) s")
+      let synced = Date().addingTimeInterval(3)
+      while link.boardSeconds(atHost: link.hostNow) == nil && Date() < synced { usleep(5_000) }
+      // 50 ms of drive, 100 ms ahead: the board drives from now on, as far as the host can tell.
+      let ticks = try #require(link.boardSeconds(atHost: link.hostNow)) * Double(link.capabilities.clockFrequency)
+      let batch = SegmentBatch(
+        channel: 0, startTime: UInt32(truncatingIfNeeded: UInt64(ticks) + UInt64(link.capabilities.clockFrequency / 10)), levelBytes: 1,
+        segments: [SegmentBatch.Segment(frames: 50, startLevel: 60, endLevel: 60, startFrequency: 0, endFrequency: 0)])
+      try link.send(.queueSegments(batch))
+      #expect(abs(link.handlingLead - (slip + SerialBoardLink.boardHandling)) < 1e-9, "driving: \(link.handlingLead) s")
+      #expect(link.minimumLead > Double(SerialBoardLink.shortestMessage) * link.secondsPerByte + slip + SerialBoardLink.boardHandling)
+      usleep(useconds_t(SerialBoardLink.drivingWindow * 1e6) + 20_000)
+      #expect(abs(link.handlingLead - (slip + SerialBoardLink.idleHandling)) < 1e-9, "after the window: \(link.handlingLead) s")
+    }
   }
 }
