@@ -63,8 +63,9 @@ public protocol BoardLink: AnyObject, Sendable {
   /// How far off the board-time estimate may be, seconds (half the fastest clock-sync round
   /// trip; 0 when the clock is known exactly, as in process).
   var clockUncertainty: Double { get }
-  /// The least time a message needs to reach the board and take effect (transmission of a
-  /// typical segment batch at the link's rate), seconds.
+  /// The least time a change needs to reach the board and take effect (the shortest segment
+  /// batch's transmission at the link's rate, ``handlingLead`` and the clock uncertainty),
+  /// seconds.
   var minimumLead: Double { get }
   /// Seconds from a message's last byte arriving to the board having taken it, with what may
   /// slip onto the wire ahead of it (an acknowledgement, a clock query): the packing of a change
@@ -94,7 +95,7 @@ public protocol BoardLink: AnyObject, Sendable {
 }
 
 extension BoardLink {
-  /// Nothing waits on the wire, by default (an in-process link).
+  /// The board takes a message at once, by default (an in-process link).
   public var handlingLead: Double { 0 }
   /// Nothing waits on the wire, by default (an in-process link).
   public var wireBacklog: Double { 0 }

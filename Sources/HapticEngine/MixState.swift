@@ -78,19 +78,27 @@ struct MixState: Sendable {
 
   /// True when no track is playing or has pending actions and every actuator is at rest.
   var isQuiet: Bool {
-    // By index, as ``isBusy(_:)``.
-    for index in tracks.indices where !tracks[index].actions.isEmpty || tracks[index].state == .playing { return false }
-    for index in drives.indices where !drives[index].isAtRest { return false }
-    return true
+    for index in tracks.indices where !tracks[index].actions.isEmpty { return false }
+    return !anyPlaying && allAtRest
   }
 
-  /// Whether this frame drove or braked, a track played or an actuator moves. By index, not
-  /// with closures over the elements: those copied every track and drive stage, each frame.
+  /// Whether this frame drove or braked, a track played or an actuator moves.
   private func isBusy(_ frames: [Frame]) -> Bool {
     for index in frames.indices where frames[index].level != 0 { return true }
+    return anyPlaying || !allAtRest
+  }
+
+  /// Whether a track plays (asked every frame, as ``allAtRest``: by index, with no closure or
+  /// key path applied to copies of the elements).
+  private var anyPlaying: Bool {
     for index in tracks.indices where tracks[index].state == .playing { return true }
-    for index in drives.indices where !drives[index].isAtRest { return true }
     return false
+  }
+
+  /// Whether every channel's actuator is at rest.
+  private var allAtRest: Bool {
+    for index in drives.indices where !drives[index].isAtRest { return false }
+    return true
   }
 
   /// Per-channel target lists, reused from frame to frame (no allocation per frame).

@@ -336,8 +336,9 @@ public struct PatternVoices: Sendable {
       guard startFrames[nextEvent] <= k else { break }
       let index = nextEvent
       nextEvent += 1
-      if controls == nil { controls = ControlTimeline(controlSource) }
-      if let voice = Voice.make(events[index], controls: controls!, framePeriod: period, windows: windows, scope: scope),
+      let timeline = controls ?? ControlTimeline(controlSource)
+      controls = timeline
+      if let voice = Voice.make(events[index], controls: timeline, framePeriod: period, windows: windows, scope: scope),
         voice.endFrame > k
       {
         active.append(voice)
