@@ -111,7 +111,9 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "NIOCore", package: "swift-nio"),
-      ]),
+      ],
+      // The studio's web page (issue 29), copied beside the executable.
+      resources: [.copy("Studio")]),
     // A client of a running server (`send --server`, apps): HTTP for the boards, the WebSocket for
     // players.
     .target(

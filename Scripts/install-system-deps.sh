@@ -23,6 +23,8 @@ packages=(
   python3             # Examples/python, run by the tests against a served board
   python3-websocket   # websocket-client, the Python example's one library
   python3-venv        # Scripts/schemathesis.sh installs schemathesis (PyPI) into a venv
+  chromium            # the studio's page tested in a real browser, headless (Scripts/studio-test.sh)
+  chromium-driver     # chromedriver: Selenium (PyPI) drives chromium through it
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

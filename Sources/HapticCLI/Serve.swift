@@ -72,7 +72,11 @@ struct Serve: ParsableCommand {
     if baud == 1200 { throw ValidationError("--baud 1200 resets some boards (it is their bootloader's signal)") }
   }
 
-  func run() throws {
+  func run() throws { try serve() }
+
+  /// Opens the boards and serves until terminated; with `studio`, also the studio's page, whose
+  /// address `announce` is given once the server listens.
+  func serve(studio: StudioPage? = nil, announce: @escaping @Sendable (String) -> Void = { _ in }) throws {
     let library: PatternLibrary?
     do {
       library = try self.library.map { folder throws(ServerError) in try PatternLibrary(folder: folder) }
@@ -87,7 +91,7 @@ struct Serve: ParsableCommand {
     // carries the address line only.
     var logger = Logger(label: "hapticctl serve") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
-    let router = BoardServer.router(hub: hub, token: token, library: library)
+    let router = BoardServer.router(hub: hub, token: token, library: library, studio: studio)
     let app = Application(
       router: router, server: BoardServer.server(for: router),
       configuration: .init(address: .hostname(host, port: port), serverName: "hapticctl"),
@@ -95,6 +99,7 @@ struct Serve: ParsableCommand {
         let bound = channel.localAddress?.port ?? port
         print("listening on http://\(host):\(bound)")
         fflush(nil)
+        announce("http://\(host):\(bound)")
       },
       logger: logger)
     let failure = Locked<(any Error)?>(nil)

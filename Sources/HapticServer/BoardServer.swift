@@ -15,7 +15,8 @@ import HummingbirdWebSocket
 /// `GET /v1/players[/{n}]`,
 /// `POST /v1/players/{n}/start|stop|pause|resume|seek|parameters`, `PATCH` and `DELETE
 /// /v1/players/{n}` (``BoardServer`` `+Players`). Patterns: `POST /v1/patterns/validate`,
-/// `GET /v1/library`, `GET /v1/presets`. Events, live parameters and the 200 Hz stream: the
+/// `GET /v1/library`, `GET /v1/presets`; `POST /v1/boards/{id}/render` (`PatternView`: what
+/// the studio draws). Events, live parameters and the 200 Hz stream: the
 /// WebSocket `GET /v1/ws` (``ServerSocket``). Errors: `{"error": {"code", "field", "message"}}`.
 public enum BoardServer {
   /// The largest pattern document or request body taken, bytes.
@@ -25,10 +26,14 @@ public enum BoardServer {
   public typealias Context = ServerContext
 
   /// The API's router over `hub`; with `token`, every request must carry it; with `library`,
-  /// clients may play its files by name.
-  public static func router(hub: BoardHub, token: String? = nil, library: PatternLibrary? = nil) -> Router<Context> {
+  /// clients may play its files by name; with `studio`, the studio's page is served at
+  /// `/studio/` (its files need no token: they carry no access to the boards).
+  public static func router(
+    hub: BoardHub, token: String? = nil, library: PatternLibrary? = nil, studio: StudioPage? = nil
+  ) -> Router<Context> {
     let router = Router(context: Context.self)
-    if let token { router.add(middleware: TokenMiddleware(token: token)) }
+    if let token { router.add(middleware: TokenMiddleware(token: token, open: studio == nil ? [] : ["studio"])) }
+    studio?.add(to: router)
     router.get("v1/boards") { _, _ -> Response in
       try json(["boards": hub.boards])
     }
@@ -52,6 +57,16 @@ public enum BoardServer {
       _ = try hub.board(id)
       let fields = try RequestFields(query: query(request), allowed: BoardHub.romFields)
       return try json(["rom": try hub.playROMEffect(on: id, fields)], status: .created)
+    }
+    router.post("v1/boards/:id/render") { request, context -> Response in
+      let id = try context.parameters.require("id")
+      let profile = try hub.served(id).profile
+      let fields = try RequestFields(query: query(request), allowed: ["format", "file"])
+      let bytes = try await body(request)
+      let view = try await PatternView.render(fields, body: bytes, board: id, profile: profile, library: library)
+      var headers = HTTPFields()
+      headers[.contentType] = "application/json"
+      return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try view.answer())))
     }
     router.post("v1/patterns/validate") { request, _ -> Response in
       let fields = try RequestFields(query: query(request), allowed: ["format"])

@@ -1,5 +1,5 @@
 public import Foundation
-import HapticAHAP
+public import HapticAHAP
 import HapticClip
 public import HapticCore
 import HapticEngine
@@ -92,13 +92,18 @@ public struct PatternLibrary: Sendable {
   ///
   /// - Throws: ``ServerError`` `forbidden` for a name that leaves the library, `notFound` for a
   ///   missing file, `badRequest` for a file that does not read (its first bad entry).
-  public func load(_ name: String) throws(ServerError) -> HapticPattern {
+  public func load(_ name: String) throws(ServerError) -> HapticPattern { try document(name).pattern }
+
+  /// File `name` (relative to the library) as read: its pattern and the reader's warnings.
+  ///
+  /// - Throws: as ``load(_:)``.
+  public func document(_ name: String) throws(ServerError) -> AHAPDocument {
     let path = try resolve(name)
     guard FileManager.default.fileExists(atPath: path) else {
       throw ServerError(.notFound, field: "file", "no file \(name) in the library")
     }
     do {
-      return try PatternFileReader().read(contentsOf: path).pattern
+      return try PatternFileReader().read(contentsOf: path)
     } catch {
       let first = error.errors.first
       let path = first?.path ?? ""

@@ -7,14 +7,22 @@ public struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
   /// The token every request must carry.
   public let token: String
 
-  /// Middleware requiring `token`.
-  public init(token: String) {
+  /// First path components whose requests need no token (the studio's static page).
+  public let open: Set<String>
+
+  /// Middleware requiring `token`, except under the paths `open` names (`["studio"]`: `/studio`
+  /// and everything under it).
+  public init(token: String, open: Set<String> = []) {
     self.token = token
+    self.open = open
   }
 
   public func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
+    if let first = request.uri.path.split(separator: "/").first, open.contains(String(first)) {
+      return try await next(request, context)
+    }
     let query = request.uri.queryParameters.first { $0.key == "access_token" }.map { String($0.value) }
     guard request.headers[.authorization] == "Bearer \(token)" || query == token else {
       throw ServerError(

@@ -63,6 +63,7 @@ public struct PatternSimulation: Sendable {
         frameIndex = frame
         for channel in 0..<channels where !finished[channel] {
           if let next = renders[channel].next() {
+            trace.frame(next, channel: channel)
             lastRendered = max(lastRendered, next.index)
             let level = Double(next.level) / maxLevel
             drive[channel] = (

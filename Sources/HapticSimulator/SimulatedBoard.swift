@@ -1,4 +1,4 @@
-import HapticRenderer
+public import HapticRenderer
 public import HapticWire
 
 /// The board side of docs/protocol.md as a deterministic state machine on a virtual clock.
@@ -244,6 +244,15 @@ public struct SimulatedBoard: Sendable {
 public protocol SimulationTrace {
   /// One step of one channel: drive as a fraction of full scale, acceleration in G.
   mutating func record(time: Double, channel: Int, drive: Double, acceleration: Double)
+
+  /// One drive frame of one channel as the renderer made it, before the steps it drives
+  /// (``PatternSimulation`` calls it; by default nothing is kept).
+  mutating func frame(_ frame: Frame, channel: Int)
+}
+
+extension SimulationTrace {
+  /// Keeps nothing of the frame.
+  public mutating func frame(_ frame: Frame, channel: Int) {}
 }
 
 /// A trace that keeps nothing.
