@@ -1,4 +1,4 @@
-"""The studio browser test's speed figures, issue 29's targets (steps 6 and 7).
+"""The studio browser test's speed figures, issue 29's targets (steps 7 and 8).
 
 Page load: the longest library file (--longest-file) deep-linked, loaded once to warm up and then
 LOADS times; the median loadMs (navigation start to the timeline painted) against 500 ms

@@ -3,7 +3,7 @@
 Starts and stops `hapticctl studio` and reads the address it prints, sets up headless Chromium
 through chromedriver, reports the steps ("ok N - …", "not ok N - …", "figure …") and judges
 figures against their budgets, waits for the page, runs JavaScript in it and writes screenshots.
-The checks themselves are in timeline_checks.py, audition_checks.py and figures.py.
+The checks themselves are in timeline_checks.py, audition_checks.py, pad_checks.py and figures.py.
 """
 import json
 import os
@@ -80,13 +80,13 @@ class Server:
         return line
 
     def request(self, method, path, body=None):
-        """(status, JSON answer) of `method path`."""
+        """(status, JSON answer) of `method path` (None for an answer with no body, a 204)."""
         request = urllib.request.Request(self.base + path, data=body, method=method)
         if body is not None:
             request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=WAIT) as answer:
-                return answer.status, json.loads(answer.read())
+                return answer.status, json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as err:
             return err.code, json.loads(err.read() or b"null")
 

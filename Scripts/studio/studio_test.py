@@ -18,16 +18,23 @@ the copy made at build time), opens /studio/ and:
      in an .error element;
   5. opens a deep link to a missing file on a missing board (/studio/?file=…&board=…) and finds
      the server's messages for both in .error elements;
-  6. page load (issue 29: <= 500 ms): opens /studio/?file=LONGEST&board=sim-lra once to warm up,
+  6. the pad (issue 29: pad → drive latency <= 20 ms p95, target 10 ms): opens the page afresh
+     and its pad view, presses the pad at (x 0.2, y 0.3) (x sharpness, y intensity), moves to
+     (0.9, 0.9) and jumps 24 times between intensity 0.2 and 0.9 (150 ms apart), releases; from the
+     stream the page recorded, the level at y 0.9 is at least 1.5 times the level at y 0.3, the
+     drive frequency at x 0.9 above x 0.2's, the level 0 within 200 ms of the release; the page
+     measured at least 10 steps' latency and shows it (with --budgets, not ok when its p95 is
+     over 20 ms); its player deleted over HTTP, the page prepares another;
+  7. page load (issue 29: <= 500 ms): opens /studio/?file=LONGEST&board=sim-lra once to warm up,
      then 5 times, and reads each load's loadMs (navigation start to the timeline painted, from
      window.studio.timings); with --budgets, not ok when the median is over 500 ms;
-  7. a 10-minute pattern (issue 29: drawn without freezing the page, <= 1 s): writes a 600 s AHAP
+  8. a 10-minute pattern (issue 29: drawn without freezing the page, <= 1 s): writes a 600 s AHAP
      (a transient every 0.25 s, a 2 s continuous event with an intensity curve every 10 s) into a
      temporary folder, opens it through the file input, checks its events are all drawn, zooms
      in (3 wheel events), pans, zooms out (the button, twice), each redraw putting the events
      where timeToX says; with --budgets, not ok when window.studio.maxFrameGapMs (the longest gap between
      animation frames, reset before opening) is over 1000 ms;
-  8. writes timeline.png, playing.png, error.png, longest.png and ten-minutes.png into DIR.
+  9. writes timeline.png, playing.png, error.png, pad.png, longest.png and ten-minutes.png into DIR.
 Each figure is printed on a line of its own starting "figure ".
 Needs python3 with selenium 4, /usr/bin/chromium and /usr/bin/chromedriver (Debian's chromium
 and chromium-driver). Exits 0 when every step passed, 1 on a failure (with its reason), 2 when
@@ -35,7 +42,8 @@ it cannot run. The figures' budgets fail the run only with --budgets: a speed ta
 measured on a release build (Scripts/benchmarks/studio-figures.sh), not asserted by a test that
 runs on a debug build on any machine (CI's figures are printed, not judged).
 
-The steps are in timeline_checks.py (1, 2), audition_checks.py (3 to 5) and figures.py (6, 7);
+The steps are in timeline_checks.py (1, 2), audition_checks.py (3 to 5), pad_checks.py (6) and
+figures.py (7, 8);
 harness.py starts the server and the browser and prints the steps. This script is run by path
 (Scripts/studio-test.sh, Scripts/benchmarks/studio-figures.sh), its folder first on sys.path.
 """
@@ -46,6 +54,7 @@ import sys
 from audition_checks import check_broken_file, check_link_errors, check_play
 from figures import check_page_load, check_ten_minutes
 from harness import Failure, Session
+from pad_checks import check_pad
 from timeline_checks import check_timeline, load_page
 
 
@@ -57,6 +66,7 @@ def run(session):
     check_play(session)
     check_broken_file(session)
     check_link_errors(session)
+    check_pad(session)
     check_page_load(session)
     check_ten_minutes(session)
 

@@ -1,6 +1,6 @@
 // hapticctl studio: the live strip (#live, a canvas): the current board's streamed g
 // (auto-scaled) and drive level (±1) over the last 2 s, each channel a line, redrawn at most
-// once a frame.
+// once a frame while the pattern view is shown (hidden, it costs the pad's stream nothing).
 
 import { $, bus } from "./util.js";
 import { Boards } from "./boards.js";
@@ -10,6 +10,7 @@ import { Socket } from "./socket.js";
 export const Live = {
   seconds: 2,
   samples: [], // {time, channels: [{g, level}]}
+  shown: true,  // the pattern view is
 
   init() {
     const canvas = $("live"), dpr = window.devicePixelRatio || 1;
@@ -22,6 +23,7 @@ export const Live = {
     this.colors = { level: css.getPropertyValue("--drive").trim(), g: css.getPropertyValue("--accel").trim() };
     bus.on("stream", (msg) => this.add(msg));
     bus.on("board", () => { this.samples = []; this.schedule(); });
+    bus.on("view", (name) => { this.shown = name === "pattern"; this.schedule(); });
     this.draw();
   },
 
@@ -34,7 +36,7 @@ export const Live = {
   },
 
   schedule() {
-    if (this.queued) return;
+    if (this.queued || !this.shown) return;
     this.queued = true;
     requestAnimationFrame(() => { this.queued = false; this.draw(); });
   },

@@ -4,19 +4,20 @@
 // It renders a pattern on the chosen board (POST /v1/boards/{id}/render), draws the result on
 // one time axis (events, parameter curves, the board's drive and simulated vibration), and
 // auditions it through the WebSocket /v1/ws (play, stop, seek, loop, rate; the 200 Hz stream
-// moves the playhead and feeds the live strip). Modules: util (helpers, the bus, `studio`),
-// status (#errors), api (HTTP), socket (WebSocket), boards, document (the loaded document),
-// timeline and lanes (the pattern view), warnings, audition, live (the live strip), perf (the
-// page's timings and frame gaps) and this one: the view tabs, opening files (button, input, drag
-// and drop), deep links, window.studio and start-up.
-// More views (a pad, a compare view) plug in through `bus` events ("render", "stream", "board",
-// "player") and `Views`.
+// moves the playhead and feeds the live strip); its pad view drives a held player on the board
+// live (x sharpness, y intensity) and measures the pad → drive latency. Modules: util (helpers,
+// the bus, `studio`), status (#errors), api (HTTP), socket (WebSocket), boards, document (the
+// loaded document), timeline and lanes (the pattern view), warnings, audition, live (the live
+// strip), pad (the pad view), perf (the page's timings and frame gaps) and this one: the view
+// tabs, opening files (button, input, drag and drop), deep links, window.studio and start-up.
+// The pad view (pad.js) and more views (a compare view) plug in through `bus` events ("render",
+// "stream", "board", "player", "socket", "view") and `Views`.
 //
 // Deep links: /studio/?file=NAME opens library file NAME at start-up, &board=ID on board ID
 // (both URL-decoded; a refusal shows like any other, with the server's message); they go with
 // ?access_token=TOKEN (api.js).
 
-import { $, studio } from "./util.js";
+import { $, bus, studio } from "./util.js";
 import { Status } from "./status.js";
 import { Socket } from "./socket.js";
 import { Boards } from "./boards.js";
@@ -24,13 +25,15 @@ import { Doc } from "./document.js";
 import { Timeline } from "./timeline.js";
 import { Audition } from "./audition.js";
 import { Live } from "./live.js";
+import { Pad } from "./pad.js";
 import { Perf } from "./perf.js";
 
 /** The deep link's parameters (URLSearchParams decodes them); empty ones count as absent. */
 const LINK = new URLSearchParams(location.search);
 const linked = (name) => LINK.get(name) || null;
 
-/** The views behind the header's tabs (the pattern view now; a pad and a compare view next). */
+/** The views behind the header's tabs (the pattern view, the pad; a compare view next); the one
+ *  shown goes to the bus as "view". */
 const Views = {
   init() {
     for (const tab of document.querySelectorAll("#views .tab")) tab.addEventListener("click", () => this.show(tab.dataset.view));
@@ -38,6 +41,7 @@ const Views = {
   show(name) {
     for (const tab of document.querySelectorAll("#views .tab")) tab.classList.toggle("active", tab.dataset.view === name);
     for (const view of document.querySelectorAll("main > .view")) view.hidden = view.dataset.view !== name;
+    bus.emit("view", name);
   },
 };
 
@@ -61,6 +65,7 @@ function initFiles() {
 // What the browser test (and a curious console) reads: util.js's fields, then these accessors.
 Object.defineProperties(studio, Object.getOwnPropertyDescriptors({
   get playerId() { return Audition.playerId; },
+  get padPlayerId() { return Pad.playerId; },
   get view() { return { ...Timeline.view }; },
   timeToX: (t) => Timeline.timeToX(t),
   fit: () => Timeline.fit(),
@@ -74,6 +79,7 @@ async function start() {
   Timeline.init();
   Audition.init();
   Live.init();
+  Pad.init();
   initFiles();
   window.addEventListener("unhandledrejection", (e) => Status.error(`unexpected: ${e.reason?.message ?? e.reason}`));
   try {

@@ -1,6 +1,8 @@
-// hapticctl studio: the WebSocket /v1/ws. Requests carry ids and get promises; stream and player
-// events go to the bus, board events to Boards; a lost socket rejects what waits, forgets our
-// player and reconnects (1 s, doubling up to 10 s), saying so once per loss.
+// hapticctl studio: the WebSocket /v1/ws. Requests carry ids and get promises (send: none, for
+// live parameters); stream (stamped with its arrival, receivedAt) and player events go to the
+// bus, board events to Boards; opening and losing it go to the bus as "socket"; a lost socket
+// rejects what waits, forgets our players and reconnects (1 s, doubling up to 10 s), saying so
+// once per loss.
 
 import { bus, studio } from "./util.js";
 import { Status, showFailure } from "./status.js";
@@ -21,6 +23,7 @@ export const Socket = {
       if (this.everOpened) Status.notice("reconnected to the server", "socket");
       this.everOpened = true;
       this.subscribe(Boards.current);
+      bus.emit("socket", { open: true });
     });
     this.ws.addEventListener("message", (e) => this.receive(e.data));
     this.ws.addEventListener("close", (e) => this.closed(e));
@@ -32,6 +35,7 @@ export const Socket = {
     for (const { reject } of this.pending.values()) reject(new ApiError("server gone: the WebSocket closed"));
     this.pending.clear();
     Audition.forget();
+    bus.emit("socket", { open: false });
     // Said once per loss (retries of a lost server stay quiet), and for a first connect.
     if (wasOpen || !this.everOpened) {
       Status.error(`server gone: the WebSocket closed (code ${e.code}${e.reason ? `: ${e.reason}` : ""}); reconnecting…`, "socket");
@@ -50,6 +54,11 @@ export const Socket = {
     });
   },
 
+  /** Sends `message` without an id: no reply (live parameters); a refusal comes as an error, shown. */
+  send(message) {
+    if (this.open) this.ws.send(JSON.stringify(message));
+  },
+
   /** Streams `board` (and stops streaming the previous one). */
   subscribe(board) {
     if (!this.open || board === this.subscribed) return;
@@ -59,9 +68,11 @@ export const Socket = {
   },
 
   receive(text) {
+    const receivedAt = performance.now(); // a stream message's arrival (the pad's latency ends there)
     let msg;
     try { msg = JSON.parse(text); } catch { Status.error(`unreadable WebSocket message: ${String(text).slice(0, 120)}`); return; }
     if (msg.type === "stream") {
+      msg.receivedAt = receivedAt;
       studio.streamCount += 1;
       studio.lastStream = msg;
       bus.emit("stream", msg);

@@ -42,7 +42,7 @@ export function niceStep(span, width, px = 90) {
   return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
 }
 
-/** A tiny event bus: views listen for "render", "stream", "board", "player". */
+/** A tiny event bus: views listen for "render", "stream", "board", "player", "socket" ({open}), "view" (its name). */
 export const bus = {
   handlers: new Map(),
   on(type, fn) { this.handlers.set(type, [...(this.handlers.get(type) ?? []), fn]); },
@@ -67,4 +67,10 @@ export const studio = {
   maxFrameGapMs: 0,
   drawCount: 0,      // timeline draws so far
   lastDrawMs: 0,     // how long the last one took (building the SVG's geometry)
+  // pad.js: the pad → drive latencies measured (ms), and from the last press until a while after
+  // its release the stream ({t, time, level, hz, g}; t its arrival, performance.now()) and the
+  // pointer's events ({t, kind: "down" | "move" | "up", x, y}).
+  padLatencies: [],
+  padStream: [],
+  padEvents: [],
 };
