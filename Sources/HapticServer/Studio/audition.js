@@ -73,7 +73,7 @@ export const Audition = {
     if (this.playerId == null) return;
     const player = this.playerId;
     this.forget();
-    Socket.request({ op: "delete", player }).catch((err) => { if (err.code !== "not_found") showFailure("delete")(err); });
+    Socket.deletePlayer(player, "delete");
   },
 
   forget() {

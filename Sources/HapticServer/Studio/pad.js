@@ -115,7 +115,7 @@ export const Pad = {
     if (this.playerId == null) return;
     const player = this.playerId;
     this.forget();
-    Socket.request({ op: "delete", player }).catch((err) => { if (err.code !== "not_found") showFailure("pad: delete")(err); });
+    Socket.deletePlayer(player, "pad: delete");
   },
 
   forget() {

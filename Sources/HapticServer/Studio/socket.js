@@ -59,6 +59,12 @@ export const Socket = {
     if (this.open) this.ws.send(JSON.stringify(message));
   },
 
+  /** Deletes `player` (a page's own; gone already is the server's expected not_found), a failure
+   * shown as `what`'s. */
+  deletePlayer(player, what) {
+    this.request({ op: "delete", player }).catch((err) => { if (err.code !== "not_found") showFailure(what)(err); });
+  },
+
   /** Streams `board` (and stops streaming the previous one). */
   subscribe(board) {
     if (!this.open || board === this.subscribed) return;
