@@ -145,9 +145,13 @@ struct PatternView {
 }
 
 extension PatternView {
+  /// Where renders run, one at a time: off the event loops (a long pattern takes seconds, and
+  /// they carry live parameters), and at most one core however many clients ask at once (a
+  /// thread each let a burst of 900 s renders take the whole machine, boards included).
+  static let renders = DispatchQueue(label: "hapticctl.render", qos: .utility)
+
   /// `POST /v1/boards/{id}/render`: the document in `body`, or the library file the `file` field
-  /// names (then with an empty body), drawn for `board`. Rendered and simulated on a thread of
-  /// its own: a long pattern takes seconds, and the event loops carry live parameters.
+  /// names (then with an empty body), drawn for `board`, on ``renders``.
   ///
   /// - Throws: ``ServerError`` `badRequest` for a bad document (its first bad entry) or both a
   ///   file and a body; as ``PatternLibrary/document(_:)`` for the file.
@@ -157,7 +161,7 @@ extension PatternView {
     let file = try fields.string("file")
     let named = try PatternSource.format(try fields.string("format"))
     let result: Result<PatternView, ServerError> = await withCheckedContinuation { continuation in
-      Thread.detachNewThread {
+      renders.async {
         continuation.resume(
           returning: Result { () throws(ServerError) -> PatternView in
             try view(file: file, format: named, body: body, board: board, profile: profile, library: library)
