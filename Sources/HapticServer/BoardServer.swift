@@ -64,9 +64,7 @@ public enum BoardServer {
       let fields = try RequestFields(query: query(request), allowed: ["format", "file"])
       let bytes = try await body(request)
       let view = try await PatternView.render(fields, body: bytes, board: id, profile: profile, library: library)
-      var headers = HTTPFields()
-      headers[.contentType] = "application/json"
-      return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try view.answer())))
+      return json(bytes: try view.answer())
     }
     router.post("v1/patterns/validate") { request, _ -> Response in
       let fields = try RequestFields(query: query(request), allowed: ["format"])
@@ -134,9 +132,14 @@ public enum BoardServer {
 
   /// `value` as a JSON response (keys sorted).
   static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    json(bytes: try encode(value), status: status)
+  }
+
+  /// JSON text already written (keys sorted) as a response.
+  static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encode(value))))
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
   /// `value` as JSON bytes, keys sorted.

@@ -1,4 +1,3 @@
-import Foundation
 import HapticCore
 import HapticRenderer
 import HapticSimulator
@@ -61,16 +60,17 @@ extension PatternView {
   }
 
   /// The `Time` of each entry of an AHAP document's `Pattern` array (an event's, a parameter's or
-  /// a curve's), nil where it has none; empty when the text is not plain JSON (the lenient
-  /// reader's comments or trailing commas: its warnings then have no moment).
+  /// a curve's), nil where it has none; empty when the text is not JSON to the server's parser
+  /// (`JSONValue.parse`, the AHAP reader's: the lenient reader's comments are
+  /// not, and its warnings then have no moment).
   static func entryTimes(_ bytes: [UInt8]) -> [Double?] {
-    guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-      let entries = root["Pattern"] as? [Any]
+    guard case .object(let root)? = try? JSONValue.parse(bytes, field: "body", what: "the document"),
+      case .array(let entries)? = root["Pattern"]
     else { return [] }
     return entries.map { entry in
-      guard let entry = entry as? [String: Any] else { return nil }
+      guard case .object(let members) = entry else { return nil }
       for key in ["Event", "Parameter", "ParameterCurve"] {
-        if let body = entry[key] as? [String: Any], let time = body["Time"] as? Double { return time }
+        if case .object(let body)? = members[key], case .number(let time)? = body["Time"] { return time }
       }
       return nil
     }

@@ -132,11 +132,12 @@ extension PWMComparison {
       // for one more PWM period: timing within a sample.
       let held = n > 0 && abs(measured[n] - previousExpected) <= tolerance && error <= abs(previousExpected - expected) + tolerance
       // The same delay at a reversal (this sample's drive, or the next frame's if it switches
-      // here, of the other sign than the last): the interrupt writes the input going to 0 first
-      // (both are never on together), so TOP falling between its two writes latches that 0 and
-      // the other input's old 0 — one coasting sample. Seen once in ~8 runs with the emulator
-      // 55 ms behind the wall clock: "frame 401: 0 at sample 12611, expected 27", the last
-      // sample before frame 402's −26.
+      // here, of the other sign than the last): the firmware's carrier interrupt
+      // (hbridge_avr.c, TIMER2_OVF_vect) writes the input going to 0 first, by design (both
+      // are never on together), and the compare unit latches both at TOP; TOP falling between
+      // the two writes latches that 0 and the other input's old 0, one coasting sample. The
+      // firmware's behaviour, not a fault: e.g. "frame 401: 0 at sample 12611, expected 27",
+      // the last sample before frame 402's −26, with the interrupt delayed as held samples are.
       let nextExpected = k + 1 < frames.count && frame(of: n + 1) == k + 1 ? duty(frames[k + 1].level, phase) : 0
       let reverses = [expected, nextExpected].contains { $0 != 0 && ($0 > 0) != (previousExpected > 0) }
       let straddled = n > 0 && measured[n] == 0 && previousExpected != 0 && reverses
