@@ -122,6 +122,7 @@ let package = Package(
         "HapticServer", "HapticCore", "HapticLocks",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     // The command-line front end: one file per subcommand, thin over the libraries.
@@ -207,6 +208,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
       ]),
   ],
   swiftLanguageModes: [.v6]
