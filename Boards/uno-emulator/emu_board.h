@@ -13,6 +13,7 @@
 
 #include "emu_clock.h"
 #include "emu_events.h"
+#include "emu_extint.h"
 #include "pty_bridge.h"
 #include "sim_avr.h"
 #include "sim_cycle_timers.h"
@@ -44,6 +45,7 @@ typedef struct {
   drv2605_model_t drv;
 #endif
   emu_events_t events;
+  emu_extint_t extint;     /* INT0/INT1 as the chip has them (emu_extint.h) */
   emu_clock_t clock;       /* simulated time against the wall clock (emu_clock.h) */
   unsigned long resets;    /* external resets (auto-reset) and power cycles */
   unsigned long overruns_seen; /* pty.overruns already written as events */

@@ -181,6 +181,7 @@ int main(int argc, char **argv) {
   }
 
   avr_irq_register_notify(avr_iomem_getirq(e.avr, WDTCSR_ADDRESS, NULL, AVR_IOMEM_IRQ_ALL), wdtcsr_written, e.avr);
+  emu_extint_attach(&e.extint, e.avr);
 
   if (!pty_bridge_open(&e.pty, options.link)) return 1;
   if (options.auto_reset) pty_bridge_track_host(&e.pty);
