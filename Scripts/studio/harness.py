@@ -1,9 +1,11 @@
 """The studio browser test's harness (Scripts/studio/studio_test.py).
 
-Starts and stops `hapticctl studio` and reads the address it prints, sets up headless Chromium
+Starts and stops `hapticctl studio` (with a `sim serve` uno-hbridge board on a pseudo-terminal
+beside its in-process sim-lra) and reads the address it prints, sets up headless Chromium
 through chromedriver, reports the steps ("ok N - …", "not ok N - …", "figure …") and judges
 figures against their budgets, waits for the page, runs JavaScript in it and writes screenshots.
-The checks themselves are in timeline_checks.py, audition_checks.py, pad_checks.py and figures.py.
+The checks themselves are in timeline_checks.py, audition_checks.py, pad_checks.py,
+compare_checks.py and figures.py.
 """
 import json
 import os
@@ -46,11 +48,48 @@ def wait_until(what, probe, timeout=WAIT, poll=POLL):
 
 # ---------------------------------------------------------------- the server
 
-class Server:
-    """`hapticctl studio` on a free loopback port."""
+class SimServe:
+    """`hapticctl sim serve --board BOARD --trace TRACE`: a simulated board on a pseudo-terminal
+    (the real serial path), its drive written to TRACE (time_s,channel,drive,accel_g)."""
 
-    def __init__(self, hapticctl, library, studio_dir=None):
-        command = [hapticctl, "studio", "--sim", "sim-lra", "--listen", "127.0.0.1:0", "--library", library]
+    def __init__(self, hapticctl, board, trace):
+        command = [hapticctl, "sim", "serve", "--board", board, "--trace", trace, "--trace-rate", "1000"]
+        print("starting:", " ".join(command), flush=True)
+        self.trace = trace
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        self.path = self.process.stdout.readline().strip()
+        if not self.path.startswith("/dev/"):
+            raise Failure(f"sim serve's first line is {self.path!r}, not its pseudo-terminal's path")
+        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
+
+    def rows(self):
+        """The trace's rows so far: (time_s, channel, drive, accel_g)."""
+        with open(self.trace) as lines:
+            next(lines, None)
+            return [(float(a), int(b), float(c), float(d)) for a, b, c, d in
+                    (line.strip().split(",") for line in lines if line.count(",") == 3)]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=WAIT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Server:
+    """`hapticctl studio` on a free loopback port: the in-process simulated sim-lra, and with
+    `port` the board served on that serial port (rendered for `board`); with `library`, that
+    folder as its library."""
+
+    def __init__(self, hapticctl, library, studio_dir=None, port=None, board=None):
+        command = [hapticctl, "studio", "--sim", "sim-lra", "--listen", "127.0.0.1:0"]
+        if library is not None:
+            command += ["--library", library]
+        if port is not None:
+            command += ["--port", port, "--board", board]
         if studio_dir is not None:
             command += ["--studio-dir", studio_dir]
         print("starting:", " ".join(command), flush=True)
@@ -148,12 +187,16 @@ class Session:
         self.passed = 0
         self.failed = 0  # "not ok" steps: a figure over its budget (the test goes on)
         self.server = None
+        self.board = None  # the uno-hbridge board `sim serve` runs, served beside sim-lra
         self.driver = None
 
     def start(self):
-        """The screenshots' folder, `hapticctl studio`, and the browser."""
+        """The screenshots' folder, a `sim serve` uno-hbridge board, `hapticctl studio` serving it
+        and sim-lra, and the browser."""
         os.makedirs(self.args.screenshots, exist_ok=True)
-        self.server = Server(self.args.hapticctl, self.args.library, self.args.studio_dir)
+        trace = os.path.join(self.args.screenshots, "uno-hbridge-trace.csv")
+        self.board = SimServe(self.args.hapticctl, "uno-hbridge", trace)
+        self.server = Server(self.args.hapticctl, self.args.library, self.args.studio_dir, self.board.path, "uno-hbridge")
         self.driver = make_driver(self.args.chromium, self.args.chromedriver)
 
     def step(self, name):
@@ -201,3 +244,5 @@ class Session:
                 print(f"closing the browser: {err}", file=sys.stderr)
         if self.server is not None:
             self.server.stop()
+        if self.board is not None:
+            self.board.stop()

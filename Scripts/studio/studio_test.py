@@ -5,9 +5,10 @@ Usage:
   python3 Scripts/studio/studio_test.py --hapticctl PATH --library DIR \
       --corpus-file NAME --longest-file LONGEST --broken FILE --screenshots DIR [--studio-dir PAGE_DIR]
 
-It starts `PATH studio --sim sim-lra --listen 127.0.0.1:0 --library DIR` (with --studio-dir, also
-`--studio-dir PAGE_DIR`: the page is served from PAGE_DIR, e.g. Sources/HapticServer/Studio, not
-the copy made at build time), opens /studio/ and:
+It starts `PATH sim serve --board uno-hbridge --trace …` (a simulated board on a pseudo-terminal)
+and `PATH studio --sim sim-lra --port PTY --board uno-hbridge --listen 127.0.0.1:0 --library DIR`
+(with --studio-dir, also `--studio-dir PAGE_DIR`: the page is served from PAGE_DIR, e.g.
+Sources/HapticServer/Studio, not the copy made at build time), opens /studio/ and:
   1. waits for window.studio.ready and finds no SEVERE console message;
   2. selects library file NAME (one with haptic events, best at least 0.2 s long), and checks the
      drawn events against the server's own render (count, data-time, x within 1 px of
@@ -25,16 +26,25 @@ the copy made at build time), opens /studio/ and:
      drive frequency at x 0.9 above x 0.2's, the level 0 within 200 ms of the release; the page
      measured at least 10 steps' latency and shows it (with --budgets, not ok when its p95 is
      over 20 ms); its player deleted over HTTP, the page prepares another;
-  7. page load (issue 29: <= 500 ms): opens /studio/?file=LONGEST&board=sim-lra once to warm up,
+  7. a .haptic clip (Examples/knock-and-buzz.haptic) through the file input: its events drawn as
+     the server renders the same bytes;
+  8. the compare view: A sim-lra channel 0, B uno-hbridge channel 1 (the `sim serve` board):
+     each side's acceleration path and five response-map lines drawn, its peak the server's
+     render's, its sweeps the server's map's; then B on the uno-drv2605l profile (no board: its
+     play button disabled); "A then B" plays on sim-lra, then on uno-hbridge channel 1 after A's
+     duration, both finish, and the board's trace drives channel 1 only;
+  9. page load (issue 29: <= 500 ms): opens /studio/?file=LONGEST&board=sim-lra once to warm up,
      then 5 times, and reads each load's loadMs (navigation start to the timeline painted, from
      window.studio.timings); with --budgets, not ok when the median is over 500 ms;
-  8. a 10-minute pattern (issue 29: drawn without freezing the page, <= 1 s): writes a 600 s AHAP
+ 10. a 10-minute pattern (issue 29: drawn without freezing the page, <= 1 s): writes a 600 s AHAP
      (a transient every 0.25 s, a 2 s continuous event with an intensity curve every 10 s) into a
      temporary folder, opens it through the file input, checks its events are all drawn, zooms
      in (3 wheel events), pans, zooms out (the button, twice), each redraw putting the events
-     where timeToX says; with --budgets, not ok when window.studio.maxFrameGapMs (the longest gap between
-     animation frames, reset before opening) is over 1000 ms;
-  9. writes timeline.png, playing.png, error.png, pad.png, longest.png and ten-minutes.png into DIR.
+     where timeToX says; with --budgets, not ok when window.studio.maxFrameGapMs (the longest gap
+     between animation frames, reset before opening) is over 1000 ms;
+ 11. a studio started without --library loads with no console error and no library list;
+ 12. writes timeline.png, playing.png, error.png, pad.png, compare.png, longest.png and
+     ten-minutes.png into DIR.
 Each figure is printed on a line of its own starting "figure ".
 Needs python3 with selenium 4, /usr/bin/chromium and /usr/bin/chromedriver (Debian's chromium
 and chromium-driver). Exits 0 when every step passed, 1 on a failure (with its reason), 2 when
@@ -42,9 +52,8 @@ it cannot run. The figures' budgets fail the run only with --budgets: a speed ta
 measured on a release build (Scripts/benchmarks/studio-figures.sh), not asserted by a test that
 runs on a debug build on any machine (CI's figures are printed, not judged).
 
-The steps are in timeline_checks.py (1, 2), audition_checks.py (3 to 5), pad_checks.py (6) and
-figures.py (7, 8);
-harness.py starts the server and the browser and prints the steps. This script is run by path
+The steps are in timeline_checks.py (1, 2), audition_checks.py (3 to 5), pad_checks.py (6),
+compare_checks.py (7, 8, 11) and figures.py (9, 10); harness.py starts the server and the browser and prints the steps. This script is run by path
 (Scripts/studio-test.sh, Scripts/benchmarks/studio-figures.sh), its folder first on sys.path.
 """
 import argparse
@@ -52,6 +61,7 @@ import os
 import sys
 
 from audition_checks import check_broken_file, check_link_errors, check_play
+from compare_checks import check_compare, check_compare_play, check_haptic_clip, check_without_library
 from figures import check_page_load, check_ten_minutes
 from harness import Failure, Session
 from pad_checks import check_pad
@@ -67,8 +77,12 @@ def run(session):
     check_broken_file(session)
     check_link_errors(session)
     check_pad(session)
+    check_haptic_clip(session)
+    check_compare(session)
+    check_compare_play(session)
     check_page_load(session)
     check_ten_minutes(session)
+    check_without_library(session)
 
 
 def main():

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HapticBoards
 import HapticLocks
 import HapticRenderer
 import HapticServer
@@ -91,7 +92,8 @@ struct Serve: ParsableCommand {
     // carries the address line only.
     var logger = Logger(label: "hapticctl serve") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
-    let router = BoardServer.router(hub: hub, token: token, library: library, studio: studio)
+    let router = BoardServer.router(
+      hub: hub, token: token, library: library, studio: studio, profiles: boardOptions.catalog().boards.map(\.profile))
     let app = Application(
       router: router, server: BoardServer.server(for: router),
       configuration: .init(address: .hostname(host, port: port), serverName: "hapticctl"),

@@ -3,6 +3,7 @@ import HapticAHAP
 import HapticClip
 import HapticCore
 import HapticEngine
+public import HapticRenderer
 public import Hummingbird
 public import HummingbirdCore
 import HummingbirdWebSocket
@@ -16,7 +17,8 @@ import HummingbirdWebSocket
 /// `POST /v1/players/{n}/start|stop|pause|resume|seek|parameters`, `PATCH` and `DELETE
 /// /v1/players/{n}` (``BoardServer`` `+Players`). Patterns: `POST /v1/patterns/validate`,
 /// `GET /v1/library`, `GET /v1/presets`; `POST /v1/boards/{id}/render` (`PatternView`: what
-/// the studio draws). Events, live parameters and the 200 Hz stream: the
+/// the studio draws). Profiles and response maps: `GET /v1/server`, `GET /v1/profiles`,
+/// `POST /v1/profiles/{id}/render`, `GET /v1/profiles|boards/{id}/response` (`+Profiles`). Events, live parameters and the 200 Hz stream: the
 /// WebSocket `GET /v1/ws` (``ServerSocket``). Errors: `{"error": {"code", "field", "message"}}`.
 public enum BoardServer {
   /// The largest pattern document or request body taken, bytes.
@@ -27,9 +29,11 @@ public enum BoardServer {
 
   /// The API's router over `hub`; with `token`, every request must carry it; with `library`,
   /// clients may play its files by name; with `studio`, the studio's page is served at
-  /// `/studio/` (its files need no token: they carry no access to the boards).
+  /// `/studio/` (its files need no token: they carry no access to the boards); `profiles` are
+  /// the board types clients may render on and compare without a board (`GET /v1/profiles`).
   public static func router(
-    hub: BoardHub, token: String? = nil, library: PatternLibrary? = nil, studio: StudioPage? = nil
+    hub: BoardHub, token: String? = nil, library: PatternLibrary? = nil, studio: StudioPage? = nil,
+    profiles: [BoardProfile] = BoardProfile.builtIn
   ) -> Router<Context> {
     let router = Router(context: Context.self)
     if let token { router.add(middleware: TokenMiddleware(token: token, open: studio == nil ? [] : ["studio"])) }
@@ -86,6 +90,7 @@ public enum BoardServer {
       try json(["presets": HapticPresets.all.map { Preset(name: $0.name, summary: $0.summary, takesIntensity: $0.takesIntensity) }])
     }
     addPlayerRoutes(to: router, hub: hub, library: library)
+    addProfileRoutes(to: router, hub: hub, profiles: profiles, library: library, studio: studio != nil)
     ServerSocket.add(to: router, hub: hub, library: library)
     return router
   }

@@ -1,5 +1,6 @@
-// hapticctl studio: the loaded document: a library file (#library, from GET /v1/library; or
-// named by a deep link, /studio/?file=NAME) or a file the person opened, shown in #source and
+// hapticctl studio: the loaded document: a library file (#library, from GET /v1/library, asked
+// of a server with a library only; or named by a deep link, /studio/?file=NAME) or a file the
+// person opened, shown in #source and
 // rendered on the current board (POST /v1/boards/{id}/render); each render (or null on a
 // refusal) goes to the bus as "render", and its timings, once drawn, to studio.timings (perf.js).
 
@@ -25,8 +26,7 @@ export const Doc = {
       if (this.current?.kind === "file") select.value = this.current.name; // a deep link's (opened already)
       select.addEventListener("change", () => { if (select.value) this.open({ kind: "file", name: select.value }); });
     } catch (err) {
-      if (err.status !== 404 || err.field !== "library") Status.error(`library: ${err.message}`);
-      // 404 on "library": the server has none, and the list stays hidden.
+      Status.error(`library: ${err.message}`);
     }
   },
 

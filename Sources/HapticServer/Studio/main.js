@@ -8,10 +8,10 @@
 // live (x sharpness, y intensity) and measures the pad → drive latency. Modules: util (helpers,
 // the bus, `studio`), status (#errors), api (HTTP), socket (WebSocket), boards, document (the
 // loaded document), timeline and lanes (the pattern view), warnings, audition, live (the live
-// strip), pad (the pad view), perf (the page's timings and frame gaps) and this one: the view
-// tabs, opening files (button, input, drag and drop), deep links, window.studio and start-up.
-// The pad view (pad.js) and more views (a compare view) plug in through `bus` events ("render",
-// "stream", "board", "player", "socket", "view") and `Views`.
+// strip), pad (the pad view), compare and compare_plots (the compare view), perf (the page's
+// timings and frame gaps) and this one: the view tabs, opening files (button, input, drag and
+// drop), deep links, window.studio and start-up. The pad and compare views plug in through
+// `bus` events ("render", "stream", "board", "player", "socket", "view") and `Views`.
 //
 // Deep links: /studio/?file=NAME opens library file NAME at start-up, &board=ID on board ID
 // (both URL-decoded; a refusal shows like any other, with the server's message); they go with
@@ -19,6 +19,7 @@
 
 import { $, bus, studio } from "./util.js";
 import { Status } from "./status.js";
+import { api } from "./api.js";
 import { Socket } from "./socket.js";
 import { Boards } from "./boards.js";
 import { Doc } from "./document.js";
@@ -26,14 +27,15 @@ import { Timeline } from "./timeline.js";
 import { Audition } from "./audition.js";
 import { Live } from "./live.js";
 import { Pad } from "./pad.js";
+import { Compare } from "./compare.js";
 import { Perf } from "./perf.js";
 
 /** The deep link's parameters (URLSearchParams decodes them); empty ones count as absent. */
 const LINK = new URLSearchParams(location.search);
 const linked = (name) => LINK.get(name) || null;
 
-/** The views behind the header's tabs (the pattern view, the pad; a compare view next); the one
- *  shown goes to the bus as "view". */
+/** The views behind the header's tabs (the pattern view, the pad, compare); the one shown goes
+ *  to the bus as "view". */
 const Views = {
   init() {
     for (const tab of document.querySelectorAll("#views .tab")) tab.addEventListener("click", () => this.show(tab.dataset.view));
@@ -80,6 +82,7 @@ async function start() {
   Audition.init();
   Live.init();
   Pad.init();
+  Compare.init();
   initFiles();
   window.addEventListener("unhandledrejection", (e) => Status.error(`unexpected: ${e.reason?.message ?? e.reason}`));
   try {
@@ -91,7 +94,13 @@ async function start() {
   // The linked file first (it is what the page load is timed to); the library list meanwhile.
   if (linked("file")) Doc.open({ kind: "file", name: linked("file") }, { link: true });
   Socket.connect();
-  await Doc.loadLibrary();
+  // The library list only from a server that has one (asking one that has none is a 404 the
+  // browser's console would show as an error).
+  try {
+    if ((await api("GET", "/v1/server")).library) await Doc.loadLibrary();
+  } catch (err) {
+    Status.error(`cannot ask the server what it offers: ${err.message}`, "server");
+  }
   studio.ready = true;
   // The health line: every second while the page is visible and the server is there.
   setInterval(() => { if (!document.hidden && Socket.open) Boards.refreshHealth(); }, 1000);
