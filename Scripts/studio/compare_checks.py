@@ -2,7 +2,9 @@
 pad), and of a server without a library.
 
 A .haptic clip opened through the file input is drawn with every haptic event of the server's
-render of the same bytes. The compare view shows it on two served boards — A sim-lra channel 0
+render of the same bytes. The compare view, on a studio of its own serving sim-lra and a `sim
+serve` uno-hbridge board (so the other steps' figures are taken as before, on one in-process
+board), shows the clip on two served boards — A sim-lra channel 0
 (in process), B uno-hbridge channel 1 (`sim serve` on a pseudo-terminal: the real serial path)
 — and then on a board profile nobody serves (uno-drv2605l): each side's acceleration path is
 drawn, its peak is the server's render's for that board or profile and channel, and each side's
@@ -16,7 +18,7 @@ import json
 import os
 import time
 
-from harness import Failure, Server, wait_until
+from harness import Failure, Server, SimServe, wait_until
 from timeline_checks import HAPTIC, compare_events, drawn_events
 
 CLIP = os.path.join("Examples", "knock-and-buzz.haptic")
@@ -87,8 +89,43 @@ def check_side(session, record, side, path, channel):
     return want
 
 
+def drawn_as(session, a, b):
+    """Waits for the compare record of sides `a` and `b` ((id, channel) each), both drawn."""
+    def probe():
+        record = session.js(DRAWN_JS)
+        sides = record and record["sides"]
+        return record if sides and (sides["a"]["id"], sides["a"]["channel"]) == a and (sides["b"]["id"], sides["b"]["channel"]) == b else None
+
+    return wait_until(f"A {a[0]} ch {a[1]} and B {b[0]} ch {b[1]} drawn (acceleration paths, five sweeps each)", probe)
+
+
 def check_compare(session):
-    """The compare view: two served boards, then a board profile; compare.png."""
+    """The compare view on a studio serving sim-lra and a `sim serve` uno-hbridge board: two
+    served boards, a board profile (compare.png), then A then B. Its own server and board, so
+    the other steps' figures are taken on the one in-process board as before."""
+    from selenium.webdriver.common.by import By
+
+    trace = os.path.join(session.args.screenshots, "uno-hbridge-trace.csv")
+    board = SimServe(session.args.hapticctl, "uno-hbridge", trace)
+    main, session.server = session.server, None
+    try:
+        session.server = Server(session.args.hapticctl, None, session.args.studio_dir, board.path, "uno-hbridge")
+        session.driver.get(session.server.base + "/studio/")
+        wait_until("window.studio.ready", lambda: session.js("return !!(window.studio && window.studio.ready)"))
+        session.driver.find_element(By.ID, "file-input").send_keys(os.path.abspath(CLIP))
+        wait_until(f"the render of {CLIP}", lambda: session.js(
+            "const r = window.studio.lastRender; return !!r && r.format === 'haptic'"))
+        compare_views(session)
+        check_compare_play(session, board)
+    finally:
+        if session.server is not None:
+            session.server.stop()
+        session.server = main
+        board.stop()
+
+
+def compare_views(session):
+    """Two served boards, then a board profile; compare.png."""
     from selenium.webdriver.common.by import By
 
     driver = session.driver
@@ -97,26 +134,25 @@ def check_compare(session):
         "return document.getElementById('compare-b').options.length > 2"))
     choose(session, "a", "board:sim-lra", 0)
     choose(session, "b", "board:uno-hbridge", 1)
-    record = wait_until("both sides drawn (acceleration paths, five sweeps each)", lambda: session.js(DRAWN_JS))
-    if (record["sides"]["b"]["id"], record["sides"]["b"]["channel"]) != ("uno-hbridge", 1):
-        raise Failure(f"side B is {record['sides']['b']}, not board uno-hbridge channel 1")
+    record = drawn_as(session, ("sim-lra", 0), ("uno-hbridge", 1))
     a = check_side(session, record, "a", "/v1/boards/sim-lra", 0)
     b = check_side(session, record, "b", "/v1/boards/uno-hbridge", 1)
     session.step(f"compare: sim-lra ch 0 (peak {a:.4f} g) and uno-hbridge ch 1 (peak {b:.4f} g) overlaid,"
                  " their response maps drawn, as the server renders and measures them")
     choose(session, "b", "profile:uno-drv2605l", 0)
-    record = wait_until("side B on the uno-drv2605l profile", lambda: (lambda r: r if r and r["sides"]["b"]["id"] == "uno-drv2605l"
-                                                                          else None)(session.js(DRAWN_JS)))
+    record = drawn_as(session, ("sim-lra", 0), ("uno-drv2605l", 0))
+    if record["sides"]["b"]["kind"] != "profile":
+        raise Failure(f"side B is {record['sides']['b']}, not the uno-drv2605l profile")
     c = check_side(session, record, "b", "/v1/profiles/uno-drv2605l", 0)
     if driver.find_element(By.ID, "compare-b-play").is_enabled():
         raise Failure("a board profile's play button is enabled: nothing serves it")
     session.step(f"compare: the uno-drv2605l profile (no board) drawn, peak {c:.4f} g; it cannot be played")
     session.screenshot("compare.png")
     choose(session, "b", "board:uno-hbridge", 1)
-    wait_until("side B back on uno-hbridge", lambda: (lambda r: r and r["sides"]["b"]["id"] == "uno-hbridge")(session.js(DRAWN_JS)))
+    drawn_as(session, ("sim-lra", 0), ("uno-hbridge", 1))
 
 
-def check_compare_play(session):
+def check_compare_play(session, board):
     """A then B: sim-lra plays the clip, then uno-hbridge channel 1 once A has finished."""
     from selenium.webdriver.common.by import By
 
@@ -133,8 +169,8 @@ def check_compare_play(session):
     for play in plays[-2:]:
         wait_until(f"player {play['player']} on {play['board']} to finish", lambda: session.server.get(
             f"/v1/players/{play['player']}")["player"]["state"] == "finished", timeout=duration + 10)
-    rows = wait_until("uno-hbridge's trace of channel 1", lambda: [r for r in session.board.rows() if r[1] == 1 and r[2] != 0])
-    stray = [r for r in session.board.rows() if r[1] == 0 and r[2] != 0]
+    rows = wait_until("uno-hbridge's trace of channel 1", lambda: [r for r in board.rows() if r[1] == 1 and r[2] != 0])
+    stray = [r for r in board.rows() if r[1] == 0 and r[2] != 0]
     if stray:
         raise Failure(f"uno-hbridge drove channel 0 ({len(stray)} trace rows), B plays channel 1 only: {stray[:3]}")
     errors = session.errors()

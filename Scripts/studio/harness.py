@@ -1,7 +1,7 @@
 """The studio browser test's harness (Scripts/studio/studio_test.py).
 
-Starts and stops `hapticctl studio` (with a `sim serve` uno-hbridge board on a pseudo-terminal
-beside its in-process sim-lra) and reads the address it prints, sets up headless Chromium
+Starts and stops `hapticctl studio` (and, for the compare view, a `sim serve` board on a
+pseudo-terminal it serves) and reads the address it prints, sets up headless Chromium
 through chromedriver, reports the steps ("ok N - …", "not ok N - …", "figure …") and judges
 figures against their budgets, waits for the page, runs JavaScript in it and writes screenshots.
 The checks themselves are in timeline_checks.py, audition_checks.py, pad_checks.py,
@@ -187,16 +187,12 @@ class Session:
         self.passed = 0
         self.failed = 0  # "not ok" steps: a figure over its budget (the test goes on)
         self.server = None
-        self.board = None  # the uno-hbridge board `sim serve` runs, served beside sim-lra
         self.driver = None
 
     def start(self):
-        """The screenshots' folder, a `sim serve` uno-hbridge board, `hapticctl studio` serving it
-        and sim-lra, and the browser."""
+        """The screenshots' folder, `hapticctl studio`, and the browser."""
         os.makedirs(self.args.screenshots, exist_ok=True)
-        trace = os.path.join(self.args.screenshots, "uno-hbridge-trace.csv")
-        self.board = SimServe(self.args.hapticctl, "uno-hbridge", trace)
-        self.server = Server(self.args.hapticctl, self.args.library, self.args.studio_dir, self.board.path, "uno-hbridge")
+        self.server = Server(self.args.hapticctl, self.args.library, self.args.studio_dir)
         self.driver = make_driver(self.args.chromium, self.args.chromedriver)
 
     def step(self, name):
@@ -244,5 +240,3 @@ class Session:
                 print(f"closing the browser: {err}", file=sys.stderr)
         if self.server is not None:
             self.server.stop()
-        if self.board is not None:
-            self.board.stop()
