@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -79,11 +81,27 @@ int chaptic_replace_symlink(const char *target, const char *link_path) {
   return 0;
 }
 
-int chaptic_wait_readable(int fd, long long timeout_ns, short *revents) {
-  struct pollfd entry = {.fd = fd, .events = POLLIN, .revents = 0};
+int chaptic_wait_readable(int fd, int wake_fd, long long timeout_ns, short *revents, int *woken) {
+  struct pollfd entries[2] = {{.fd = fd, .events = POLLIN, .revents = 0}, {.fd = wake_fd, .events = POLLIN, .revents = 0}};
   if (timeout_ns < 0) timeout_ns = 0;
   struct timespec wait = {.tv_sec = (time_t)(timeout_ns / 1000000000LL), .tv_nsec = (long)(timeout_ns % 1000000000LL)};
-  int ready = ppoll(&entry, 1, &wait, NULL);
-  *revents = entry.revents;
-  return ready;
+  int ready = ppoll(entries, wake_fd >= 0 ? 2 : 1, &wait, NULL);
+  *revents = entries[0].revents;
+  *woken = 0;
+  if (ready > 0 && wake_fd >= 0 && (entries[1].revents & POLLIN)) {
+    uint64_t count;
+    while (read(wake_fd, &count, sizeof count) > 0) {
+    }
+    *woken = 1;
+    ready -= 1;
+  }
+  return ready > 0 ? 1 : ready;
+}
+
+int chaptic_wake_open(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+void chaptic_wake(int wake_fd) {
+  uint64_t one = 1;
+  ssize_t written = write(wake_fd, &one, sizeof one);
+  (void)written; /* EAGAIN: the counter is full, a wake is pending anyway */
 }

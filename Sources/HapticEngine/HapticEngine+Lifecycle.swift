@@ -186,12 +186,15 @@ extension HapticEngine {
     loopWake.signal()
   }
 
-  /// Seconds until the next pass is due.
+  /// Seconds until the next pass is due: while nothing plays, the idle cadence, or the idle
+  /// timeout's moment when auto-shutdown is on and it comes sooner.
   private func sleepUntilNextPass() -> Double {
     let now = nowFrame()
+    let hostNow = link.hostNow
     return state.withLock { state in
       guard let scheduler = state.scheduler, let now, let due = scheduler.nextPass(now: now) else {
-        return configuration.idleCadence
+        guard state.handlers.autoShutdown, let since = state.idleSince else { return configuration.idleCadence }
+        return min(configuration.idleCadence, max(since + configuration.idleTimeout - hostNow, 0.001))
       }
       let seconds = Double(due - now) * framePeriod
       return min(max(seconds, 0.001), Self.longestPlayingSleep)

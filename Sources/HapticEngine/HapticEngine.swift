@@ -33,9 +33,10 @@ public final class HapticEngine: Sendable {
     /// needs no fixed period while something plays: it sleeps until the queue falls to half
     /// the lookahead or a player's end is played (changes never wait for a pass).
     public var cadence = 0.008
-    /// Period of the scheduler loop while nothing plays (a change wakes it at once; a resident
-    /// server keeps engines idle for hours, and 20 passes a second were a third of its idle CPU).
-    public var idleCadence = 0.250
+    /// Period of the scheduler loop while nothing plays (a change wakes it at once, and an idle
+    /// timeout due sooner is kept; a resident server keeps engines idle for hours: 20 passes a
+    /// second were a third of its idle CPU, and 4 were a fifth once the readers slept).
+    public var idleCadence = 1.0
     /// Idle time before an auto-shutdown (when ``HapticEngine/isAutoShutdownEnabled``).
     public var idleTimeout = 120.0
     /// How long `start()` waits for clock sync.

@@ -59,6 +59,10 @@ public final class BoardConnection: Sendable {
     /// The reader thread, once it runs, and whether it has ended.
     var reader: pthread_t?
     var readerEnded = false
+    /// The reader waits longer than ``BoardConnection/busyReadLimit`` (an idle board, a
+    /// transport that ``ByteTransport/interruptRead()`` wakes): the next send wakes it, since
+    /// the send may start a deadline of its own (a resend, a heartbeat).
+    var readerSleepsLong = false
   }
 
   let transport: any ByteTransport
@@ -140,6 +144,11 @@ public final class BoardConnection: Sendable {
       }
       guard let bytes else { throw TransportError(.closed, port: transport.name, "the connection is closed") }
       try transport.write(bytes)
+      let wake = state.withLock { state in
+        defer { state.readerSleepsLong = false }
+        return state.readerSleepsLong
+      }
+      if wake { transport.interruptRead() }
     }
   }
 
@@ -152,6 +161,7 @@ public final class BoardConnection: Sendable {
       while now < deadline && state.withLock({ $0.link.unacknowledged > 0 && !$0.closed }) { usleep(1000) }
     }
     state.withLock { $0.closed = true }
+    transport.interruptRead()
     // Wait for the reader to end, unless this is the reader (a close from a callback).
     let me = pthread_self()
     while !state.withLock({ $0.readerEnded || $0.reader.map { pthread_equal($0, me) != 0 } ?? false }) {

@@ -43,4 +43,10 @@ public final class FaultInjectingTransport: ByteTransport {
   }
 
   public var acceptsAnyRate: Bool { inner.acceptsAnyRate }
+
+  public var interruptsReads: Bool { inner.interruptsReads }
+
+  public func interruptRead() {
+    inner.interruptRead()
+  }
 }

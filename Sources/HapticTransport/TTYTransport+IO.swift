@@ -29,11 +29,13 @@ extension TTYTransport {
   }
 
   /// Waits up to `timeout` for input and returns what arrived (empty on timeout or a signal).
-  static func readSome(from fd: FileDescriptor, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
+  static func readSome(from fd: FileDescriptor, wake: Int32, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
     // To the nanosecond: poll's whole milliseconds would truncate a served board's sub-frame
-    // wait to 0 (a busy loop) or round it up (a late reply, and a skewed clock sync).
+    // wait to 0 (a busy loop) or round it up (a late reply, and a skewed clock sync). A wake
+    // (`wake`, the transport's eventfd) ends the wait as a timeout does.
     var revents: Int16 = 0
-    let ready = chaptic_wait_readable(fd.rawValue, Int64(max(0, min(timeout, 60)) * 1e9), &revents)
+    var woken: Int32 = 0
+    let ready = chaptic_wait_readable(fd.rawValue, wake, Int64(max(0, min(timeout, 60)) * 1e9), &revents, &woken)
     if ready < 0 {
       if errno == EINTR { return [] }
       throw ioError(errno, port: name, doing: "poll")

@@ -23,6 +23,10 @@ public final class TTYTransport: ByteTransport {
   private let closesDescriptor: Bool
   private let isClosed = Locked(false)
   private let onClose: (@Sendable () -> Void)?
+  /// The eventfd ``interruptRead()`` signals and every read waits on beside the port (-1 when
+  /// none could be made: reads then end by their timeout alone). Closed at deinit, never while a
+  /// read may wait on it.
+  private let wakeDescriptor: Int32
 
   /// Opens `path` at `baud`.
   ///
@@ -53,10 +57,18 @@ public final class TTYTransport: ByteTransport {
     self.descriptor = descriptor
     self.closesDescriptor = closesDescriptor
     self.onClose = onClose
+    wakeDescriptor = chaptic_wake_open()
   }
 
   deinit {
     close()
+    if wakeDescriptor >= 0 { Glibc.close(wakeDescriptor) }
+  }
+
+  public var interruptsReads: Bool { wakeDescriptor >= 0 }
+
+  public func interruptRead() {
+    if wakeDescriptor >= 0 { chaptic_wake(wakeDescriptor) }
   }
 
   static func checkBaud(_ baud: Int, port: String) throws(TransportError) {
@@ -118,7 +130,7 @@ public final class TTYTransport: ByteTransport {
 
   public func read(timeout: Double) throws(TransportError) -> [UInt8] {
     guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the port is closed") }
-    return try Self.readSome(from: FileDescriptor(rawValue: descriptor), timeout: timeout, name: name)
+    return try Self.readSome(from: FileDescriptor(rawValue: descriptor), wake: wakeDescriptor, timeout: timeout, name: name)
   }
 
   public func setBaud(_ baud: Int) throws(TransportError) {

@@ -59,6 +59,13 @@ public protocol ByteTransport: AnyObject, Sendable {
   /// board on the far side then answers at any rate, and the rate bytes really move at is
   /// the far side's own (an emulated Uno paces them at its UART's).
   var acceptsAnyRate: Bool { get }
+  /// True when ``interruptRead()`` ends a waiting ``read(timeout:)``: a reader may then wait
+  /// long for input and be woken for anything else (``BoardConnection``'s reader sleeps up to a
+  /// second on an idle board instead of waking every 20 ms).
+  var interruptsReads: Bool { get }
+  /// Makes a ``read(timeout:)`` waiting on another thread return at once, empty (or the next
+  /// one, when none waits). Any thread may call it, any number of times.
+  func interruptRead()
 }
 
 extension ByteTransport {
@@ -66,4 +73,8 @@ extension ByteTransport {
   public func setBaud(_ baud: Int) throws(TransportError) {}
   /// No line rate: bytes move at memory speed.
   public var acceptsAnyRate: Bool { true }
+  /// Reads are not interrupted: a reader wakes by its timeout.
+  public var interruptsReads: Bool { false }
+  /// Reads are not interrupted: nothing to do.
+  public func interruptRead() {}
 }

@@ -21,8 +21,16 @@ int chaptic_set_exclusive(int fd);
 int chaptic_replace_symlink(const char *target, const char *link_path);
 
 /// Waits up to `timeout_ns` nanoseconds for `fd` to become readable (ppoll: poll's whole
-/// milliseconds cannot wait a fraction of a board's frame). Returns 1 when readable (or hung
-/// up), 0 on timeout, -1 with errno (EINTR on a signal); `revents` gets poll's flags.
-int chaptic_wait_readable(int fd, long long timeout_ns, short *revents);
+/// milliseconds cannot wait a fraction of a board's frame), or for `wake_fd` (an eventfd of
+/// chaptic_wake_open, or -1 for none) to be signalled. Returns 1 when `fd` is readable (or hung
+/// up), 0 on timeout or a wake (`*woken` 1, the eventfd drained), -1 with errno (EINTR on a
+/// signal); `revents` gets poll's flags for `fd`.
+int chaptic_wait_readable(int fd, int wake_fd, long long timeout_ns, short *revents, int *woken);
+
+/// A non-blocking, close-on-exec eventfd that chaptic_wake signals; -1 with errno on failure.
+int chaptic_wake_open(void);
+
+/// Signals `wake_fd` (a wait on it returns at once, or the next one does).
+void chaptic_wake(int wake_fd);
 
 #endif
