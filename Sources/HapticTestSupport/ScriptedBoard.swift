@@ -28,6 +28,7 @@ public final class ScriptedBoard: @unchecked Sendable {
   private var thread: Thread?
   private var framesSeen = 0
   private var messages: [WireMessage] = []
+  private var silenced = false
 
   /// Starts a board on `transport`.
   public init(
@@ -59,6 +60,12 @@ public final class ScriptedBoard: @unchecked Sendable {
   /// Messages delivered to the board, in order.
   public var receivedMessages: [WireMessage] { lock.withLock { messages } }
 
+  /// From now on the board counts the frames it receives but answers nothing, acknowledgements
+  /// included (a board that hung, or a line that went dead one way).
+  public func silence() {
+    lock.withLock { silenced = true }
+  }
+
   /// Stops the board thread (the transport stays open).
   public func stop() {
     lock.withLock { running = false }
@@ -75,8 +82,12 @@ public final class ScriptedBoard: @unchecked Sendable {
     while isRunning {
       guard let bytes = try? transport.read(timeout: 0.005) else { return }
       let frames = decoder.feed(bytes)
-      lock.withLock { framesSeen += frames.count }
+      let silenced = lock.withLock {
+        framesSeen += frames.count
+        return self.silenced
+      }
       if case .silent = behaviour { continue }
+      if silenced { continue }
       if case .version(let version) = behaviour {
         for _ in frames {
           let reply = WireFrame(

@@ -72,6 +72,58 @@ struct BoardConnectionTests {
   }
 }
 
+/// The reader of a connection over a port whose reads a send can interrupt (a pseudo-terminal's
+/// `TTYTransport`): on an idle board it waits up to a second, and a send or a close wakes it.
+@Suite("Board connection: the idle reader", .serialized)
+struct IdleReaderTests {
+  /// A connection without clock sync (no queries: the idle reader waits the whole second) to a
+  /// scripted board over a pty, once its first frame is acknowledged and the reader has gone
+  /// back to waiting.
+  static func idleConnection() throws -> (BoardConnection, ScriptedBoard, PseudoTerminal) {
+    let pty = try PseudoTerminal()
+    let board = ScriptedBoard(transport: pty.boardSide, capabilities: ScriptedBoard.lraCapabilities())
+    let host = try Transports.open(path: pty.path, baud: 1_000_000)
+    #expect(host.interruptsReads, "a pty's reads can be interrupted")
+    let connection = BoardConnection(transport: host, clockFrequency: nil)
+    try connection.send(.setWatchdog(milliseconds: 100))
+    let deadline = Date().addingTimeInterval(2)
+    while !board.receivedMessages.contains(.setWatchdog(milliseconds: 100)), Date() < deadline { usleep(2_000) }
+    // Its acknowledgement (the board answers at once) and the reader back to waiting.
+    usleep(200_000)
+    return (connection, board, pty)
+  }
+
+  @Test("A frame sent while the reader waits long is resent after the timeout, not when the wait ends")
+  func sendWakesTheReader() throws {
+    let (connection, board, pty) = try Self.idleConnection()
+    defer {
+      connection.close(stopDrive: false)
+      board.stop()
+      pty.boardSide.close()
+    }
+    board.silence()
+    let seen = board.received, sent = Date()
+    try connection.send(.setWatchdog(milliseconds: 150))
+    while board.received < seen + 2 && Date().timeIntervalSince(sent) < 1.5 { usleep(2_000) }
+    let resent = Date().timeIntervalSince(sent)
+    // The retransmission timeout is 25 ms; an unwoken reader would resend about 0.8 s later.
+    #expect(board.received >= seen + 2 && resent < 0.5, "the lost frame was resent \(resent) s after the send")
+  }
+
+  @Test("Closing an idle connection does not wait for the reader's long wait to end")
+  func closeWakesTheReader() throws {
+    let (connection, board, pty) = try Self.idleConnection()
+    defer {
+      board.stop()
+      pty.boardSide.close()
+    }
+    let closing = Date()
+    connection.close(stopDrive: false)
+    let took = Date().timeIntervalSince(closing)
+    #expect(took < 0.5, "close took \(took) s (the reader waits up to 1 s)")
+  }
+}
+
 final class EventLog: @unchecked Sendable {
   private let lock = NSLock()
   private var events: [BoardConnection.Event] = []
