@@ -172,7 +172,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "HapticTransportTests",
-      dependencies: ["HapticTransport", "HapticWire", "HapticTestSupport", "HapticLocks"]),
+      dependencies: [
+        "HapticTransport", "HapticWire", "HapticTestSupport", "HapticLocks",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(
       name: "HapticSimulatorTests",
       dependencies: [

@@ -25,6 +25,7 @@ packages=(
   python3-venv        # Scripts/schemathesis.sh installs schemathesis (PyPI) into a venv
   chromium            # the studio's page tested in a real browser, headless (Scripts/studio-test.sh)
   chromium-driver     # chromedriver: Selenium (PyPI) drives chromium through it
+  ser2net             # boards on another machine (tcp://, rfc2217://): the tests run it on 127.0.0.1
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -105,3 +109,49 @@ void chaptic_wake(int wake_fd) {
   ssize_t written = write(wake_fd, &one, sizeof one);
   (void)written; /* EAGAIN: the counter is full, a wake is pending anyway */
 }
+
+int chaptic_tcp_connect(const char *host, int port, int timeout_ms, int *failure) {
+  char service[16];
+  snprintf(service, sizeof service, "%d", port);
+  struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *found = NULL;
+  int code = getaddrinfo(host, service, &hints, &found);
+  if (code != 0) {
+    *failure = code < 0 ? code : -code;
+    return -1;
+  }
+  int last = ECONNREFUSED;
+  for (struct addrinfo *a = found; a; a = a->ai_next) {
+    int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) {
+      last = errno;
+      continue;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+      freeaddrinfo(found);
+      return fd;
+    }
+    if (errno == EINPROGRESS) {
+      struct pollfd entry = {.fd = fd, .events = POLLOUT, .revents = 0};
+      int ready = poll(&entry, 1, timeout_ms);
+      int error = 0;
+      socklen_t length = sizeof error;
+      if (ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0) {
+        freeaddrinfo(found);
+        return fd;
+      }
+      last = ready == 0 ? ETIMEDOUT : (error != 0 ? error : errno);
+    } else {
+      last = errno;
+    }
+    close(fd);
+  }
+  freeaddrinfo(found);
+  *failure = last;
+  return -1;
+}
+
+const char *chaptic_gai_message(int code) { return gai_strerror(code); }
+
+long chaptic_send(int fd, const void *bytes, unsigned long count) { return (long)send(fd, bytes, count, MSG_NOSIGNAL); }

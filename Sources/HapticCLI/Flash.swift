@@ -37,6 +37,11 @@ struct Flash: ParsableCommand {
   @OptionGroup var boardOptions: BoardOptions
 
   func run() throws {
+    // The flashing tool drives a local port's DTR for the bootloader's reset; a network port's
+    // would go through RFC 2217, which this does not do yet (issue 30).
+    if (try? NetworkAddress.parse(port)) != nil {
+      throw CLIError("cannot flash through a network port (\(port)): run hapticctl flash on the machine the board is plugged into; nothing was written")
+    }
     let definition = try boardOptions.board(board)
     guard let method = definition.file.flash, let build = definition.file.firmware else {
       throw CLIError("board \(board) has no flash method in its board file (\(definition.path ?? "built in"))")

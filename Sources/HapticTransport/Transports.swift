@@ -6,11 +6,17 @@ import CHapticPosix
 
 /// Opens the right transport for a `--port` path.
 public enum Transports {
-  /// Opens `path` at `baud`: pseudo-terminals (which libserialport 0.1.1 refuses) through
-  /// termios, everything else through libserialport.
+  /// Opens `path` at `baud`: a board on another machine (`tcp://HOST:PORT`,
+  /// `rfc2217://HOST:PORT`: ``NetworkTransport``), pseudo-terminals (which libserialport 0.1.1
+  /// refuses) through termios, everything else through libserialport.
   ///
-  /// - Throws: ``TransportError`` naming the port (not found, busy, permission, baud).
+  /// - Throws: ``TransportError`` naming the port (not found, busy, permission, baud; a
+  ///   malformed URL, a host that does not resolve or does not answer).
   public static func open(path: String, baud: Int = 115_200) throws(TransportError) -> any ByteTransport {
+    if let address = try NetworkAddress.parse(path) {
+      try TTYTransport.checkBaud(baud, port: path)
+      return try NetworkTransport.open(address, baud: baud)
+    }
     guard let real = realPath(path) else {
       throw TransportError(.portNotFound, port: path, "no such port")
     }

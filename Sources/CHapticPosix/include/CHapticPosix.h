@@ -33,4 +33,17 @@ int chaptic_wake_open(void);
 /// Signals `wake_fd` (a wait on it returns at once, or the next one does).
 void chaptic_wake(int wake_fd);
 
+/// Connects a TCP socket to `host`:`port` (a name or an address, IPv4 or IPv6) within
+/// `timeout_ms`: non-blocking, close-on-exec, TCP_NODELAY (small frames go at once, not behind
+/// Nagle and a delayed ack). Returns the descriptor, or -1 with `*failure` a negative
+/// getaddrinfo code (EAI_*, the name did not resolve) or a positive errno (ETIMEDOUT on the
+/// timeout, ECONNREFUSED, …).
+int chaptic_tcp_connect(const char *host, int port, int timeout_ms, int *failure);
+
+/// The message of a getaddrinfo failure code.
+const char *chaptic_gai_message(int code);
+
+/// send(2) without SIGPIPE (a peer that closed gives EPIPE instead of killing the process).
+long chaptic_send(int fd, const void *bytes, unsigned long count);
+
 #endif
