@@ -5,7 +5,7 @@ import HapticTransport
 /// `--port PATH [--baud N]`: the board's serial port or pseudo-terminal, the same for every
 /// command that talks to a board (`probe`, `calibrate`, `send`).
 struct PortOptions: ParsableArguments {
-  @Option(help: "Serial port or pseudo-terminal of the board (e.g. /dev/ttyACM0).")
+  @Option(help: "Serial port or pseudo-terminal of the board (e.g. /dev/ttyACM0), or a board on another machine through ser2net: tcp://HOST:PORT, rfc2217://HOST:PORT.")
   var port: String?
 
   @Option(

@@ -31,7 +31,7 @@ struct Serve: ParsableCommand {
   @Option(help: "Serve a simulated board of this id (repeat for more).")
   var sim: [String] = []
 
-  @Option(help: "Serve the board on this serial port or pseudo-terminal (repeat for more).")
+  @Option(help: "Serve the board on this serial port or pseudo-terminal, or tcp://HOST:PORT or rfc2217://HOST:PORT (ser2net; repeat for more).")
   var port: [String] = []
 
   @Option(help: "The board file of each --port, in order (default: the one its capabilities and USB ids name).")
