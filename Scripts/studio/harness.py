@@ -48,6 +48,18 @@ def wait_until(what, probe, timeout=WAIT, poll=POLL):
 
 # ---------------------------------------------------------------- the server
 
+def stop_process(process, what):
+    """SIGTERM, then SIGKILL if `process` has not exited within WAIT seconds."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            print(f"{what} did not exit on SIGTERM; killing it", flush=True)
+            process.kill()
+            process.wait()
+
+
 class SimServe:
     """`hapticctl sim serve --board BOARD --trace TRACE`: a simulated board on a pseudo-terminal
     (the real serial path), its drive written to TRACE (time_s,channel,drive,accel_g)."""
@@ -70,13 +82,7 @@ class SimServe:
                     (line.strip().split(",") for line in lines if line.count(",") == 3)]
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=WAIT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, "sim serve")
 
 
 class Server:
@@ -136,14 +142,7 @@ class Server:
         return answer
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=WAIT)
-            except subprocess.TimeoutExpired:
-                print("the server did not exit on SIGTERM; killing it", flush=True)
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, "the server")
 
 
 # ---------------------------------------------------------------- the browser
