@@ -22,6 +22,12 @@ public struct BoardInfo: Sendable, Codable, Equatable {
       case bandHz = "band_hz"
       case amplitudeBits = "amplitude_bits"
     }
+
+    /// `channel`'s drive frequencies as `band_hz` gives them: [low, high] in whole Hz, nil
+    /// without frequency control (shared with `GET /v1/profiles`).
+    static func bandHz(of channel: ActuatorModel) -> [Int]? {
+      channel.frequencyControl.map { [Int($0.lowerBound.rounded()), Int($0.upperBound.rounded())] }
+    }
   }
 
   /// The link's health since the engine started.
@@ -95,8 +101,7 @@ public struct BoardInfo: Sendable, Codable, Equatable {
     let reported = capabilities.channels.filter { $0.kind != .none }
     channels = profile.channels.enumerated().map { index, channel in
       Channel(
-        kind: channel.kind == .erm ? "ERM" : "LRA", resonantHz: channel.resonantFrequency,
-        bandHz: channel.frequencyControl.map { [Int($0.lowerBound.rounded()), Int($0.upperBound.rounded())] },
+        kind: channel.kind.rawValue, resonantHz: channel.resonantFrequency, bandHz: Channel.bandHz(of: channel),
         amplitudeBits: index < reported.count ? reported[index].amplitudeBits : 8)
     }
     firmware = "\(capabilities.firmwareName) \(capabilities.firmwareVersion)"

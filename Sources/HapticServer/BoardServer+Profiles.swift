@@ -35,9 +35,7 @@ extension BoardServer {
       name = profile.name
       framePeriodMs = (profile.framePeriod * 1e6).rounded() / 1000
       channels = profile.channels.map { channel in
-        Channel(
-          kind: channel.kind == .erm ? "ERM" : "LRA", resonantHz: channel.resonantFrequency,
-          bandHz: channel.frequencyControl.map { [Int($0.lowerBound.rounded()), Int($0.upperBound.rounded())] })
+        Channel(kind: channel.kind.rawValue, resonantHz: channel.resonantFrequency, bandHz: BoardInfo.Channel.bandHz(of: channel))
       }
     }
   }

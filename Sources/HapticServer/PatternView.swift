@@ -160,13 +160,15 @@ extension PatternView {
   ) async throws(ServerError) -> PatternView {
     let file = try fields.string("file")
     let named = try PatternSource.format(try fields.string("format"))
-    let result: Result<PatternView, ServerError> = await withCheckedContinuation { continuation in
-      renders.async {
-        continuation.resume(
-          returning: Result { () throws(ServerError) -> PatternView in
-            try view(file: file, format: named, body: body, board: board, profile: profile, library: library)
-          })
-      }
+    return try await onRenderQueue { () throws(ServerError) -> PatternView in
+      try view(file: file, format: named, body: body, board: board, profile: profile, library: library)
+    }
+  }
+
+  /// Runs `work` on ``renders`` (after the renders before it) and returns what it returns.
+  static func onRenderQueue<T: Sendable>(_ work: @escaping @Sendable () throws(ServerError) -> T) async throws(ServerError) -> T {
+    let result: Result<T, ServerError> = await withCheckedContinuation { continuation in
+      renders.async { continuation.resume(returning: Result { () throws(ServerError) -> T in try work() }) }
     }
     return try result.get()
   }

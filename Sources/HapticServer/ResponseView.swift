@@ -1,4 +1,3 @@
-import Dispatch
 import HapticLocks
 import HapticRenderer
 import HapticSimulator
@@ -78,7 +77,7 @@ struct ResponseView: Encodable {
     thresholdG = ChannelResponseMap.detectionThreshold
     channels = maps.map { map in
       Channel(
-        channel: map.channel, kind: map.kind == .erm ? "ERM" : "LRA", resonantHz: Self.round(map.resonantFrequency, 1),
+        channel: map.channel, kind: map.kind.rawValue, resonantHz: Self.round(map.resonantFrequency, 1),
         sharpnessBandHz: map.sharpnessBand.map { [$0.lowerBound, $0.upperBound] }, tiltDb: Self.round(map.tiltDecibels, 2),
         sweeps: map.sweeps.map { sweep in
           Sweep(
@@ -115,23 +114,17 @@ extension ResponseView {
   /// - Throws: ``ServerError`` `badRequest` when the profile cannot be simulated.
   static func of(_ profile: BoardProfile, board: String) async throws(ServerError) -> ResponseView {
     if let maps = measured.withLock({ $0[profile] }) { return ResponseView(board: board, profile: profile, maps: maps) }
-    let result: Result<[ChannelResponseMap], ServerError> = await withCheckedContinuation { continuation in
-      PatternView.renders.async {
-        continuation.resume(
-          returning: Result { () throws(ServerError) -> [ChannelResponseMap] in
-            let configuration = SimulatorConfiguration(profile: profile)
-            if let problem = configuration.problem {
-              throw ServerError(.badRequest, field: board, "\(board) cannot be simulated: \(problem)")
-            }
-            do {
-              return try BoardCharacterization(configuration: configuration).measure()
-            } catch {
-              throw ServerError(.badRequest, field: board, "\(board): \(error)")
-            }
-          })
+    let maps = try await PatternView.onRenderQueue { () throws(ServerError) -> [ChannelResponseMap] in
+      let configuration = SimulatorConfiguration(profile: profile)
+      if let problem = configuration.problem {
+        throw ServerError(.badRequest, field: board, "\(board) cannot be simulated: \(problem)")
+      }
+      do {
+        return try BoardCharacterization(configuration: configuration).measure()
+      } catch {
+        throw ServerError(.badRequest, field: board, "\(board): \(error)")
       }
     }
-    let maps = try result.get()
     measured.withLock { $0[profile] = maps }
     return ResponseView(board: board, profile: profile, maps: maps)
   }
