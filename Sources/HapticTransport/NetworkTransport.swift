@@ -88,26 +88,14 @@ public final class NetworkTransport: ByteTransport {
         let code = errno
         if code == EINTR { continue }
         guard code == EAGAIN || code == EWOULDBLOCK else { throw Self.failure(code, name: name, doing: "send") }
-        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        if poll(&entry, 1, 50) == 0 {
-          waited += 50
-          if waited >= 1000 { throw TransportError(.timeout, port: name, "send timed out after 1 s") }
-        }
+        try TTYTransport.waitForRoom(descriptor, waited: &waited, name: name, doing: "send")
       }
     }
   }
 
   public func read(timeout: Double) throws(TransportError) -> [UInt8] {
     guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the connection is closed") }
-    var revents: Int16 = 0
-    var woken: Int32 = 0
-    let ready = chaptic_wait_readable(descriptor, wakeDescriptor, Int64(max(0, min(timeout, 60)) * 1e9), &revents, &woken)
-    if ready < 0 {
-      if errno == EINTR { return [] }
-      throw Self.failure(errno, name: name, doing: "poll")
-    }
-    if ready == 0 { return [] }
-    if revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the connection is closed") }
+    guard try TTYTransport.waitForInput(descriptor, wake: wakeDescriptor, timeout: timeout, name: name) else { return [] }
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
     if count < 0 {

@@ -17,11 +17,7 @@ extension TTYTransport {
           try fd.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]), retryOnInterrupt: true)
         }
       } catch Errno.wouldBlock {
-        var pollfd = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
-        if poll(&pollfd, 1, 50) == 0 {
-          waited += 50
-          if waited >= 1000 { throw TransportError(.timeout, port: name, "write timed out after 1 s") }
-        }
+        try waitForRoom(fd.rawValue, waited: &waited, name: name, doing: "write")
       } catch {
         throw ioError(Self.code(of: error), port: name, doing: "write")
       }
@@ -30,18 +26,7 @@ extension TTYTransport {
 
   /// Waits up to `timeout` for input and returns what arrived (empty on timeout or a signal).
   static func readSome(from fd: FileDescriptor, wake: Int32, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
-    // To the nanosecond: poll's whole milliseconds would truncate a served board's sub-frame
-    // wait to 0 (a busy loop) or round it up (a late reply, and a skewed clock sync). A wake
-    // (`wake`, the transport's eventfd) ends the wait as a timeout does.
-    var revents: Int16 = 0
-    var woken: Int32 = 0
-    let ready = chaptic_wait_readable(fd.rawValue, wake, Int64(max(0, min(timeout, 60)) * 1e9), &revents, &woken)
-    if ready < 0 {
-      if errno == EINTR { return [] }
-      throw ioError(errno, port: name, doing: "poll")
-    }
-    if ready == 0 { return [] }
-    if revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the port is closed") }
+    guard try waitForInput(fd.rawValue, wake: wake, timeout: timeout, name: name) else { return [] }
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count: Int
     do {
@@ -56,6 +41,34 @@ extension TTYTransport {
     if count > 0 { return Array(buffer[0..<count]) }
     // End of file: the device went away, or a pseudo-terminal's other end closed.
     throw disconnected(name)
+  }
+
+  /// Waits up to 50 ms for room to write on `fd`; once a write has waited 1 s in all
+  /// (`waited`, ms) it is a timeout. Shared with ``NetworkTransport``.
+  static func waitForRoom(_ fd: Int32, waited: inout Int, name: String, doing: String) throws(TransportError) {
+    var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    if poll(&entry, 1, 50) == 0 {
+      waited += 50
+      if waited >= 1000 { throw TransportError(.timeout, port: name, "\(doing) timed out after 1 s") }
+    }
+  }
+
+  /// Waits up to `timeout` for input on `fd`; true when there is some (or the far end hung
+  /// up), false on the timeout, a signal or a wake of `wake` (the transport's eventfd, or -1).
+  /// To the nanosecond: poll's whole milliseconds would truncate a served board's sub-frame
+  /// wait to 0 (a busy loop) or round it up (a late reply, and a skewed clock sync). Shared
+  /// with ``NetworkTransport``.
+  static func waitForInput(_ fd: Int32, wake: Int32, timeout: Double, name: String) throws(TransportError) -> Bool {
+    var revents: Int16 = 0
+    var woken: Int32 = 0
+    let ready = chaptic_wait_readable(fd, wake, Int64(max(0, min(timeout, 60)) * 1e9), &revents, &woken)
+    if ready < 0 {
+      if errno == EINTR { return false }
+      throw ioError(errno, port: name, doing: "poll")
+    }
+    if ready == 0 { return false }
+    if revents & Int16(POLLNVAL) != 0 { throw TransportError(.closed, port: name, "the port is closed") }
+    return true
   }
 
   static func ioError(_ code: Int32, port: String, doing: String) -> TransportError {
