@@ -110,8 +110,7 @@ def check_compare(session):
     main, session.server = session.server, None
     try:
         session.server = Server(session.args.hapticctl, None, session.args.studio_dir, board.path, "uno-hbridge")
-        session.driver.get(session.server.base + "/studio/")
-        wait_until("window.studio.ready", lambda: session.js("return !!(window.studio && window.studio.ready)"))
+        session.open_page(session.server.base)
         session.driver.find_element(By.ID, "file-input").send_keys(os.path.abspath(CLIP))
         wait_until(f"the render of {CLIP}", lambda: session.js(
             "const r = window.studio.lastRender; return !!r && r.format === 'haptic'"))
@@ -186,8 +185,7 @@ def check_without_library(session):
 
     plain = Server(session.args.hapticctl, None, session.args.studio_dir)
     try:
-        session.driver.get(plain.base + "/studio/")
-        wait_until("window.studio.ready", lambda: session.js("return !!(window.studio && window.studio.ready)"))
+        session.open_page(plain.base)
         time.sleep(0.3)  # a request still under way would log its failure now
         severe = session.severe_console()
         if severe:

@@ -218,6 +218,11 @@ class Session:
     def js(self, script, *arguments):
         return self.driver.execute_script(script, *arguments)
 
+    def open_page(self, base):
+        """Opens the studio page of the server at `base` and waits for window.studio.ready."""
+        self.driver.get(f"{base}/studio/")
+        wait_until("window.studio.ready", lambda: self.js("return !!(window.studio && window.studio.ready)"))
+
     def errors(self):
         """The text of each .error element the page shows."""
         return self.js(ERRORS_JS)

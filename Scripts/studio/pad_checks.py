@@ -53,8 +53,7 @@ def check_pad(session):
 
     driver = session.driver
     driver.get_log("browser")  # the earlier steps' expected 404s
-    driver.get(session.server.base + "/studio/")
-    wait_until("window.studio.ready", lambda: session.js("return !!(window.studio && window.studio.ready)"))
+    session.open_page(session.server.base)
     driver.find_element(By.CSS_SELECTOR, "#views .tab[data-view=pad]").click()
     wait_until("the pad view shown", lambda: driver.find_element(By.ID, "pad").is_displayed()
                and not driver.find_element(By.ID, "view-pattern").is_displayed())

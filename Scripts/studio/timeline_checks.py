@@ -15,8 +15,7 @@ HAPTIC = ("transient", "continuous")
 
 def load_page(session):
     """Opens /studio/ and waits for window.studio.ready; no SEVERE console message."""
-    session.driver.get(session.server.base + "/studio/")
-    wait_until("window.studio.ready", lambda: session.js("return !!(window.studio && window.studio.ready)"))
+    session.open_page(session.server.base)
     severe = session.severe_console()
     if severe:
         raise Failure("console errors on load:\n  " + "\n  ".join(entry["message"] for entry in severe))

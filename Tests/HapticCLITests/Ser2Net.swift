@@ -80,7 +80,7 @@ final class Ser2Net {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Ser2NetError("socket: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
-    var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    var address = loopback(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
@@ -89,12 +89,19 @@ final class Ser2Net {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 
+  /// 127.0.0.1:`port` as a socket address.
+  static func loopback(port: Int) -> sockaddr_in {
+    sockaddr_in(
+      sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")),
+      sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+  }
+
   /// Whether something accepts connections on 127.0.0.1:`port`.
   static func accepts(_ port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }
-    var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    var address = loopback(port: port)
     return withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
