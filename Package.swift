@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "CoreHapticsCompat", targets: ["CoreHapticsCompat"]),
     .library(name: "HapticServerClient", targets: ["HapticServerClient"]),
     .library(name: "HapticServer", targets: ["HapticServer"]),
+    .library(name: "HapticRig", targets: ["HapticRig"]),
     .executable(name: "hapticctl", targets: ["hapticctl"]),
   ],
   dependencies: [
@@ -93,6 +94,12 @@ let package = Package(
       dependencies: [
         "HapticCore", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator", "HapticEngine", "HapticLocks",
       ]),
+    // Rigs (issue 30): many boards, one engine each, on one host timeline; actuators by name.
+    .target(
+      name: "HapticRig",
+      dependencies: [
+        "HapticCore", "HapticAHAP", "HapticRenderer", "HapticWire", "HapticEngine", "HapticTransport", "HapticLocks",
+      ]),
     // Core Haptics' names and signatures over the engine: code written for Apple's Core Haptics
     // runs with `import CoreHapticsCompat` instead of `import CoreHaptics`.
     .target(
@@ -131,7 +138,7 @@ let package = Package(
       dependencies: [
         "HapticCore", "HapticAHAP", "HapticClip", "HapticRenderer", "HapticWire", "HapticTransport", "HapticSimulator",
         "HapticEngine", "HapticEngineSimulator", "HapticBoards", "HapticAudio", "HapticLocks", "HapticServer",
-        "HapticServerClient",
+        "HapticServerClient", "HapticRig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -188,6 +195,9 @@ let package = Package(
         "HapticEngine", "HapticEngineSimulator", "HapticSimulator", "HapticRenderer", "HapticWire", "HapticCore",
         "HapticTestSupport", "HapticAudio", "HapticTransport", "HapticLocks", .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
+    .testTarget(
+      name: "HapticRigTests",
+      dependencies: ["HapticRig", "HapticEngine", "HapticEngineSimulator", "HapticRenderer", "HapticCore", "HapticTransport"]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore", "HapticTransport"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(

@@ -9,7 +9,10 @@ import HapticSimulator
 /// in G); at a `rate` below the physics rate each row covers a window of steps: the drive at
 /// its end and the acceleration of largest magnitude in it, so peaks survive. Beside it,
 /// `FILE.events.csv` gets `time_s,event,channel,detail` rows (``BoardEvent``). Both files are
-/// written while the board runs (flushed every 0.1 s) so they can be followed live.
+/// written while the board runs (flushed every 0.1 s) so they can be followed live. With
+/// `hostTime`, both files get a last column `host_s`: the row's time on the host's monotonic
+/// clock (CLOCK_MONOTONIC seconds, the clock every process on the machine shares), so the rows of
+/// several boards compare (a rig's onset skew, docs/rigs.md).
 final class BoardTraceFile: ServedBoardTrace {
   private struct Window {
     var count = 0
@@ -26,6 +29,9 @@ final class BoardTraceFile: ServedBoardTrace {
   private var eventRows = ""
   /// The first write that failed; serving goes on, the command reports it at the end.
   private(set) var failure: CLIError?
+  /// Host monotonic seconds at board time 0, when rows carry `host_s` (nil: they do not).
+  private var hostEpoch: Double?
+  private let hostTime: Bool
 
   /// The events file beside `path`: `trace.csv` → `trace.events.csv`.
   static func eventsPath(for path: String) -> String {
@@ -33,14 +39,15 @@ final class BoardTraceFile: ServedBoardTrace {
   }
 
   /// Creates (or truncates) both files. `stepsPerRow` physics steps make one row.
-  init(path: String, stepsPerRow: Int) throws {
+  init(path: String, stepsPerRow: Int, hostTime: Bool = false) throws {
+    self.hostTime = hostTime
     stepsPath = path
     eventsPath = Self.eventsPath(for: path)
     self.stepsPerRow = max(stepsPerRow, 1)
     steps = try Self.create(stepsPath)
     events = try Self.create(eventsPath)
-    stepRows = "time_s,channel,drive,accel_g\n"
-    eventRows = "time_s,event,channel,detail\n"
+    stepRows = "time_s,channel,drive,accel_g" + (hostTime ? ",host_s\n" : "\n")
+    eventRows = "time_s,event,channel,detail" + (hostTime ? ",host_s\n" : "\n")
     flush()
   }
 
@@ -85,12 +92,24 @@ final class BoardTraceFile: ServedBoardTrace {
     stepRows += Decimal6.string(drive, digits: 6)
     stepRows += ","
     stepRows += Decimal6.string(windows[channel].peak, digits: 6)
+    stepRows += hostColumn(time)
     stepRows += "\n"
     windows[channel] = Window()
   }
 
   func event(_ event: BoardEvent) {
-    eventRows += "\(Decimal6.string(event.time, digits: 7)),\(event.name),\(event.channel.map(String.init) ?? ""),\(event.detail)\n"
+    eventRows +=
+      "\(Decimal6.string(event.time, digits: 7)),\(event.name),\(event.channel.map(String.init) ?? ""),\(event.detail)\(hostColumn(event.time))\n"
+  }
+
+  func started(atHostSeconds epoch: Double) {
+    if hostTime { hostEpoch = epoch }
+  }
+
+  /// `,host_s` for board time `time` (microseconds: the row's own time has 7 digits), or nothing.
+  private func hostColumn(_ time: Double) -> String {
+    guard hostTime else { return "" }
+    return "," + Decimal6.string((hostEpoch ?? 0) + time, digits: 6)
   }
 
   /// An event row made elsewhere in this file's format (`time_s,event,channel,detail`): an
@@ -129,9 +148,13 @@ struct TraceOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Trace rows per second per channel (default: every physics step); each row keeps its window's peak.")
   var traceRate: Double?
 
+  @Flag(help: "Give each trace row the host's monotonic time too (a last column host_s, CLOCK_MONOTONIC seconds): rows of several boards compare.")
+  var traceHostTime = false
+
   func validate() throws {
     if let traceRate, !(traceRate >= 1 && traceRate <= 1_000_000) { throw ValidationError("--trace-rate must be 1–1000000") }
     if traceRate != nil && trace == nil { throw ValidationError("--trace-rate needs --trace") }
+    if traceHostTime && trace == nil { throw ValidationError("--trace-host-time needs --trace") }
   }
 
   /// Fails early when the trace's folder does not exist (before anything starts).
@@ -142,7 +165,8 @@ struct TraceOptions: ParsableArguments {
   /// The trace files (created now), when --trace was given, for physics at `physicsRate`.
   func file(physicsRate: Double) throws -> BoardTraceFile? {
     try trace.map { path in
-      try BoardTraceFile(path: path, stepsPerRow: traceRate.map { Int((physicsRate / $0).rounded()) } ?? 1)
+      try BoardTraceFile(
+        path: path, stepsPerRow: traceRate.map { Int((physicsRate / $0).rounded()) } ?? 1, hostTime: traceHostTime)
     }
   }
 }

@@ -75,6 +75,11 @@ struct Emulate: ParsableCommand {
         .pwm(PWMTraceReplay(actuators: configuration.actuators, physicsRate: configuration.physicsRate))
       default: nil
       }
+    if traceOptions.traceHostTime {
+      // The emulator's time is simulated AVR cycles, paced to the wall clock but behind it by
+      // its own lag (docs/boards.md §6): not a host instant a row could honestly carry.
+      throw CLIError("--trace-host-time: an emulated board's rows are on the emulator's clock; sim serve's carry the host's")
+    }
     if traceOptions.trace != nil && replay == nil {
       throw CLIError("--trace: no drive model for the \(definition.file.driver) driver of \(board)")
     }

@@ -10,6 +10,7 @@ public struct Hapticctl: ParsableCommand {
     subcommands: [
       Validate.self, Render.self, Simulate.self, Send.self, Presets.self, Probe.self, Ports.self, BoardsCommand.self,
       Flash.self, Calibrate.self, Sim.self, Emulate.self, Characterize.self, Convert.self, Serve.self, Studio.self,
+      RigCommand.self,
     ]
   )
 

@@ -1,5 +1,6 @@
 import HapticCore
 import HapticEngine
+import HapticRig
 import HapticServer
 
 /// The `--live` commands: `intensity X`, `sharpness X`, `attack X`, `decay X`, `release X`,
@@ -36,6 +37,24 @@ enum LiveCommand {
   /// Applies one command to every player of the run (each plays its channels); returns true for
   /// `stop`.
   static func apply(_ command: String, _ argument: String?, to players: [HapticAdvancedPatternPlayer]) throws -> Bool {
+    let action = try action(command, argument)
+    for player in players {
+      switch action {
+      case .parameters(let parameters): try player.sendParameters(parameters)
+      case .pause: try player.pause()
+      case .resume: try player.resume()
+      case .seek(let offset): try player.seek(toOffset: offset)
+      case .stop: try player.stop()
+      case .start, .set: break  // not commands
+      }
+    }
+    if case .stop = action { return true }
+    return false
+  }
+
+  /// Applies one command to every rig player of a `send --rig` run, on one instant of the rig's
+  /// timeline per player; returns true for `stop`.
+  static func apply(_ command: String, _ argument: String?, to players: [RigPlayer]) throws -> Bool {
     let action = try action(command, argument)
     for player in players {
       switch action {

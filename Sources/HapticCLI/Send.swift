@@ -61,6 +61,19 @@ struct Send: ParsableCommand {
   @Option(help: "Play through a running hapticctl serve at this URL (http://HOST:PORT) instead of opening the port.")
   var server: String?
 
+  @Option(help: "Play on a rig's actuators (a rig file: its boards, their ports, the actuators on them; docs/rigs.md).")
+  var rig: String?
+
+  @Option(
+    name: .customLong("actuator"), parsing: .upToNextOption,
+    help: ArgumentHelp(
+      "With --rig: play PATTERN on this actuator or group (repeatable, all started on one instant); with FILE or --preset, just the names.",
+      valueName: "NAME PATTERN"))
+  var actuatorPlays: [String] = []
+
+  @Option(help: "With --rig: when a board is lost, let the others play on (continue) or stop the rig (stop).")
+  var onBoardLoss: BoardLossPolicy = .continue
+
   @Option(help: "The token of --server (when it was started with one).")
   var token: String?
 
@@ -108,6 +121,8 @@ struct Send: ParsableCommand {
   @OptionGroup var boardOptions: BoardOptions
 
   func validate() throws {
+    if rig != nil { return try validateForRig() }
+    if !actuatorPlays.isEmpty { throw ValidationError("--actuator needs --rig FILE") }
     let sources = [file != nil, preset != nil, rom != nil, !channelPlays.isEmpty].filter { $0 }.count
     guard sources == 1 else { throw ValidationError("give exactly one of FILE, --channel LIST FILE, --preset NAME or --rom N") }
     _ = try channelFiles()
@@ -152,6 +167,7 @@ struct Send: ParsableCommand {
 
   func run() throws {
     if let server { return try runOnServer(server) }
+    if let rig { return try runOnRig(rig) }
     var plays: [ChannelPlay] = []
     if let file {
       plays = [ChannelPlay(pattern: resolvingWaveforms(try PatternLoading.load(file, reading: reading).pattern, file: file))]

@@ -86,7 +86,7 @@ extension HapticEngine {
   /// readings), or `nil` before clock sync.
   func hostTime(atFrame frame: Int) -> Double? {
     let now = link.hostNow
-    guard let board = link.boardSeconds(atHost: now), let later = link.boardSeconds(atHost: now + 1), later > board
+    guard let board = engineSeconds(atHost: now), let later = engineSeconds(atHost: now + 1), later > board
     else { return nil }
     return now + (Double(frame) * framePeriod - board) / (later - board)
   }

@@ -30,7 +30,7 @@ extension HapticEngine {
   /// their messages for it, and returns how late the latest message would reach the board after
   /// its drive starts, seconds (0 when all are in time).
   func packNear(_ batches: inout [StreamScheduler.Batch]) -> Double {
-    guard link.secondsPerByte > 0, let boardNow = link.boardSeconds(atHost: link.hostNow) else { return 0 }
+    guard link.secondsPerByte > 0, let boardNow = engineSeconds(atHost: link.hostNow) else { return 0 }
     let channels = Set(batches.map(\.channel)).count
     let maximumPayload = BatchPacker.maximumPayload(lossy: link.statistics.recoveries > 0)
     var worst = 0.0

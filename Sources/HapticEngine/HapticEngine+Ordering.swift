@@ -47,7 +47,7 @@ extension HapticEngine {
   /// already wrote that is still on the wire (a refill just written at 1 Mbaud: 2 of 1 000
   /// replaces arrived after their frame without). Nil before clock sync.
   func changeClock() -> (now: Int, least: Int)? {
-    guard let seconds = link.boardSeconds(atHost: link.hostNow) else { return nil }
+    guard let seconds = engineSeconds(atHost: link.hostNow) else { return nil }
     let now = Int((seconds / framePeriod).rounded(.down))
     return (now, Int(((seconds + guardSeconds + link.wireBacklog) / framePeriod).rounded(.up)))
   }
@@ -69,7 +69,7 @@ extension HapticEngine {
     var perChannel: [Int: [WireMessage]] = [:]
     var channelOrder: [Int] = []
     let channels = Set(batches.map(\.channel)).count
-    let boardNow = link.boardSeconds(atHost: link.hostNow)
+    let boardNow = engineSeconds(atHost: link.hostNow)
     for batch in batches {
       if perChannel[batch.channel] == nil { channelOrder.append(batch.channel) }
       perChannel[batch.channel, default: []] +=
@@ -82,7 +82,7 @@ extension HapticEngine {
     do {
       for index in 0..<longest {
         for channel in channelOrder {
-          if let messages = perChannel[channel], index < messages.count { try link.send(messages[index]) }
+          if let messages = perChannel[channel], index < messages.count { try link.send(onGrid(messages[index])) }
         }
       }
     } catch {

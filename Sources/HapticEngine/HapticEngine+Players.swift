@@ -66,6 +66,18 @@ extension HapticEngine {
     return Array(Set(requested)).sorted()
   }
 
+  /// The earliest engine time a player started now can start at, without being moved later:
+  /// past the guard, what the host already wrote and the link's start lead. A rig starts its
+  /// boards' players at one instant, the latest of theirs (HapticRig). Nil before clock sync or
+  /// while the engine is stopped.
+  public var earliestStartTime: Double? {
+    let lead = startLead(for: .start)
+    return state.withLock { state -> Double? in
+      guard state.running, let scheduler = state.scheduler, let (now, least) = changeClock() else { return nil }
+      return Double(max(scheduler.earliest(now: now, least: least), now + lead)) * framePeriod
+    }
+  }
+
   /// The longest a player action may be scheduled ahead, seconds (a day, as a render).
   static let maximumLead = 86_400.0
 

@@ -41,9 +41,10 @@ extension HapticEngine {
       }
       let frame = max(least, now + 1)
       try link.send(
-        .playROMEffect(
-          channel: UInt8(channel), library: UInt8(library), effect: UInt8(effect),
-          startTime: UInt32(truncatingIfNeeded: UInt64(frame) &* ticksPerFrame)))
+        onGrid(
+          .playROMEffect(
+            channel: UInt8(channel), library: UInt8(library), effect: UInt8(effect),
+            startTime: UInt32(truncatingIfNeeded: UInt64(frame) &* ticksPerFrame))))
       return frame
     }
     return Double(frame) * framePeriod

@@ -115,6 +115,9 @@ public final class HapticEngine: Sendable {
   /// the engine's: a player can be deallocated while the engine's state is locked (a handler
   /// that captured it, dropped under the lock), and a lock does not nest.
   let releasedIDs = Locked<[Int]>([])
+  /// The frame grid's offset on the board's clock, in ticks (`+FrameGrid`): a leaf lock, read
+  /// with or without the others held.
+  let gridOffset = Locked<UInt64>(0)
 
   /// An engine over `link`.
   ///
@@ -219,7 +222,7 @@ public final class HapticEngine: Sendable {
 
   /// Board seconds now (clock sync), or 0 before the clock is known.
   public var currentTime: Double {
-    link.boardSeconds(atHost: link.hostNow) ?? 0
+    engineSeconds(atHost: link.hostNow) ?? 0
   }
 
   /// Whether the engine is running.
@@ -258,7 +261,7 @@ public final class HapticEngine: Sendable {
 
   /// The board frame now (nil before clock sync). With the state locked or not: reads the link.
   func nowFrame() -> Int? {
-    guard let seconds = link.boardSeconds(atHost: link.hostNow) else { return nil }
+    guard let seconds = engineSeconds(atHost: link.hostNow) else { return nil }
     return Int((seconds / framePeriod).rounded(.down))
   }
 

@@ -103,6 +103,7 @@ public final class SimulatorServer: @unchecked Sendable {
   public func run() -> Report {
     let clock = ContinuousClock()
     let start = clock.now
+    trace?.started(atHostSeconds: MonotonicTime.seconds())
     func serverSeconds(at instant: ContinuousClock.Instant) -> Double {
       let d = instant - start
       return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
@@ -239,6 +240,15 @@ public protocol ServedBoardTrace: AnyObject {
   func event(_ event: BoardEvent)
   /// Writes out what is buffered: about every 0.1 s while serving, and when serving ends.
   func flush()
+  /// The host's monotonic clock (``MonotonicTime``, seconds) at board time 0, told once before
+  /// the first step: a trace may put each row on the host's clock (`sim serve
+  /// --trace-host-time`), where several boards' rows compare.
+  func started(atHostSeconds epoch: Double)
+}
+
+extension ServedBoardTrace {
+  /// Nothing to do, by default.
+  public func started(atHostSeconds epoch: Double) {}
 }
 
 /// Hands a board's steps to a ``ServedBoardTrace``.

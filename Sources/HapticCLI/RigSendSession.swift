@@ -1,0 +1,160 @@
+import Foundation
+import HapticCore
+import HapticEngine
+import HapticLocks
+import HapticRig
+import HapticWire
+
+/// One `send --rig` run: the players on their actuators started on one instant, live commands,
+/// lost boards handled by the policy, the board stopped and a report per board.
+final class RigSendSession: Sendable {
+  private let rig: HapticRig.Rig
+  private let options: Send
+  private let state = Locked(RunState())
+
+  private struct RunState: Sendable {
+    var playing = 0
+    var finished = false
+    var interrupted = false
+    var stoppedBy = "end"
+    var failure: String?
+    /// Boards lost, with the reason, in the order they went.
+    var lost: [(board: String, reason: String)] = []
+    var signals: SignalWatch?
+  }
+
+  init(rig: HapticRig.Rig, options: Send) {
+    self.rig = rig
+    self.options = options
+  }
+
+  /// Plays `plays` on their actuators; returns the exit status (the rig is closed).
+  func run(_ plays: [(names: [String], pattern: HapticPattern, source: String)]) -> Int32 {
+    defer { rig.close() }
+    let watch = SignalWatch([SIGINT, SIGTERM]) { [state] _ in
+      state.withLock {
+        $0.interrupted = true
+        $0.stoppedBy = "signal"
+      }
+    }
+    state.withLock { $0.signals = watch }
+    let policy = options.onBoardLoss
+    rig.boardEventHandler = { [state] board, event in
+      guard case .lost(let reason) = event else { return }
+      printError("board \(board) lost: \(reason)\(policy == .stop ? "; stopping the rig (--on-board-loss stop)" : "; the others play on")")
+      state.withLock { state in
+        state.lost.append((board, reason))
+        if policy == .stop {
+          state.stoppedBy = "board-loss"
+          state.finished = true
+        }
+      }
+    }
+    var players: [RigPlayer] = []
+    let start: Double
+    do {
+      for play in plays {
+        let player = try rig.makePlayer(with: play.pattern, actuators: play.names)
+        player.loopEnabled = options.loop
+        player.loopEnd = options.loopEnd
+        player.playbackRate = options.rate
+        player.completionHandler = { [state] error in
+          state.withLock { state in
+            if let error, state.failure == nil { state.failure = "\(error)" }
+            state.playing -= 1
+            if state.playing == 0 { state.finished = true }
+          }
+        }
+        players.append(player)
+      }
+      state.withLock { $0.playing = players.count }
+      // One instant for every player on every board: the latest of the boards' earliest.
+      let boards = Array(Set(players.flatMap(\.boards))).sorted()
+      start = max(try rig.commonStart(boards), options.at > 0 ? rig.currentTime + options.at : 0)
+      for player in players {
+        try player.start(atTime: start)
+        if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: start) }
+      }
+    } catch {
+      printError("error: \(error)")
+      return 1
+    }
+    if options.live { startLiveReader(players) }
+    while !state.withLock({ $0.finished || $0.interrupted }) { usleep(20_000) }
+    let (interrupted, stoppedBy) = state.withLock { ($0.interrupted, $0.stoppedBy) }
+    if interrupted || stoppedBy == "board-loss" { for player in players { player.cancel() } }
+    let boardReports = rig.members.map { member -> (String, HapticEngine, HapticEngine.Report) in
+      (member.entry.name, member.engine, member.engine.isRunning ? member.engine.reportWithBoardStatus(timeout: 0.5) : member.engine.report)
+    }
+    rig.close()
+    if interrupted {
+      printError("interrupted: every board was stopped")
+      return 130
+    }
+    let final = state.withLock { $0 }
+    let sources = plays.map { "\($0.source) on \($0.names.joined(separator: ","))" }.joined(separator: "; ")
+    print(report(sources: sources, start: start, boards: boardReports, lost: final.lost, stoppedBy: final.stoppedBy))
+    if let board = final.lost.first {
+      printError("error: board \(board.board) was lost: \(board.reason)")
+      return 1
+    }
+    if let failure = final.failure {
+      printError("error: \(failure)")
+      return 1
+    }
+    return 0
+  }
+
+  private func report(
+    sources: String, start: Double, boards: [(String, HapticEngine, HapticEngine.Report)],
+    lost: [(board: String, reason: String)], stoppedBy: String
+  ) -> String {
+    let rigName = rig.file.name ?? rig.file.path ?? "rig"
+    if options.json {
+      let entries = boards.map { name, engine, report -> JSONText in
+        .object([
+          ("name", .string(name)), ("board", .string(engine.capabilities.boardID)),
+          ("underruns", .int(report.underruns + report.boardUnderruns)), ("late_segments", .int(report.lateSegments)),
+          ("retransmissions", .int(report.retransmissions)), ("recoveries", .int(report.recoveries)),
+          ("lookahead_ms", .fixed(report.lookahead * 1000, digits: 1)),
+          ("lost", lost.first { $0.board == name }.map { .string($0.reason) } ?? .null),
+        ])
+      }
+      return JSONText.object([
+        ("rig", .string(rigName)), ("source", .string(sources)), ("start_s", .fixed(start, digits: 6)),
+        ("stopped_by", .string(stoppedBy)), ("boards", .array(entries)),
+      ]).rendered
+    }
+    var lines = ["\(sources) on rig \(rigName): started at rig time \(Decimal6.string(start, digits: 4)) s, stopped by \(stoppedBy)"]
+    for (name, engine, report) in boards {
+      let gone = lost.first { $0.board == name }.map { "; lost: \($0.reason)" } ?? ""
+      lines.append(
+        "  \(name) (\(engine.capabilities.boardID)): \(report.underruns + report.boardUnderruns) underruns, \(report.lateSegments) late, "
+          + "\(report.retransmissions) retransmits, lookahead \(Decimal6.string(report.lookahead * 1000, digits: 1)) ms\(gone)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private func startLiveReader(_ players: [RigPlayer]) {
+    let thread = Thread { [self] in
+      while let line = readLine() {
+        if state.withLock({ $0.finished || $0.interrupted }) { return }
+        let words = line.split(separator: " ").map(String.init)
+        guard let command = words.first else { continue }
+        do {
+          if try LiveCommand.apply(command, words.dropFirst().first, to: players) {
+            state.withLock {
+              $0.stoppedBy = "stop"
+              $0.finished = true
+            }
+            return
+          }
+        } catch {
+          printError("live: \(error)")
+        }
+      }
+    }
+    thread.name = "send --rig --live"
+    thread.start()
+  }
+}

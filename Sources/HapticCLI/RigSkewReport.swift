@@ -1,0 +1,49 @@
+import Foundation
+import HapticRig
+
+/// `rig measure`'s table (or JSON): per board its onsets against the instants asked for, and the
+/// skew across boards.
+struct RigSkewReport {
+  var skew: RigSkew
+  var rig: String?
+
+  func text(json: Bool) -> String {
+    let skews = skew.skews
+    func ms(_ value: Double?) -> JSONText { value.map { .fixed($0 * 1000, digits: 3) } ?? .null }
+    if json {
+      let boards = skew.boards.map { board -> JSONText in
+        let values = board.offsets.compactMap { $0 }
+        return .object([
+          ("name", .string(board.name)), ("onsets", .int(values.count)),
+          ("offset_p50_ms", ms(RigSkew.quantile(values, 0.5))), ("offset_min_ms", ms(values.min())),
+          ("offset_max_ms", ms(values.max())),
+        ])
+      }
+      return JSONText.object([
+        ("rig", rig.map { .string($0) } ?? .null), ("taps", .int(skews.count + skew.missed)), ("missed", .int(skew.missed)),
+        ("skew_p50_ms", ms(RigSkew.quantile(skews, 0.5))), ("skew_p99_ms", ms(RigSkew.quantile(skews, 0.99))),
+        ("skew_max_ms", ms(skews.max())), ("boards", .array(boards)),
+      ]).rendered
+    }
+    func text(_ value: Double?) -> String { value.map { Decimal6.string($0 * 1000, digits: 3) } ?? "—" }
+    var lines = ["board        onsets   offset p50    min      max (ms, host clock, against the instant asked)"]
+    for board in skew.boards {
+      let values = board.offsets.compactMap { $0 }
+      let name = board.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+      lines.append(
+        "\(name) \(String(values.count).leftPadded(6))   \(text(RigSkew.quantile(values, 0.5)).leftPadded(9)) "
+          + "\(text(values.min()).leftPadded(8)) \(text(values.max()).leftPadded(8))")
+    }
+    lines.append(
+      "skew across boards: p50 \(text(RigSkew.quantile(skews, 0.5))) ms, p99 \(text(RigSkew.quantile(skews, 0.99))) ms, "
+        + "max \(text(skews.max())) ms over \(skews.count) taps" + (skew.missed > 0 ? " (\(skew.missed) missed)" : ""))
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension String {
+  /// The string right-aligned in `width` characters.
+  func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+public import HapticEngine
+import HapticLocks
+import HapticRenderer
+import HapticTransport
+import HapticWire
+
+/// A rig: every board of a ``RigFile`` open, one engine each, on one host timeline.
+///
+/// Rig time is the host's monotonic clock, in seconds since the rig opened. Each board's
+/// engine keeps its own clock sync (a regression over its round trips, so its offset and drift
+/// are tracked continuously); the rig maps an instant of rig time onto each board's clock, so
+/// ``RigPlayer/start(atTime:)`` means the same instant on every board (docs/rigs.md).
+public final class Rig: Sendable {
+  /// One open board.
+  public struct Member: Sendable {
+    /// Its entry in the rig file.
+    public let entry: RigFile.Board
+    /// Its engine (running).
+    public let engine: HapticEngine
+    /// Host monotonic seconds at the link's host time 0.
+    let hostEpoch: Double
+  }
+
+  /// What happened to a board of an open rig.
+  public enum BoardEvent: Sendable, Hashable {
+    /// The board went away or reset: its players ended (the reason in words).
+    case lost(String)
+  }
+
+  /// The rig file.
+  public let file: RigFile
+  /// The boards, in the file's order.
+  public let members: [Member]
+  /// Host monotonic seconds at rig time 0.
+  let epoch: Double
+  private let handler = Locked<(@Sendable (String, BoardEvent) -> Void)?>(nil)
+
+  /// Opens every board of `file` (in parallel), starts their engines and checks that each
+  /// actuator's channel is on its board.
+  ///
+  /// - Parameter open: opens the engine of a board entry (a serial port, a network port, a
+  ///   simulator); its errors are reported naming the board and its port.
+  /// - Throws: ``RigError`` `board` for a board that cannot be opened or started or is not the
+  ///   board its entry names, `actuator` for a channel the board lacks. Nothing stays open.
+  public static func open(
+    _ file: RigFile, open: @escaping @Sendable (RigFile.Board) throws(HapticEngineError) -> HapticEngine
+  ) throws(RigError) -> Rig {
+    let results = Locked([Result<HapticEngine, RigError>?](repeating: nil, count: file.boards.count))
+    DispatchQueue.concurrentPerform(iterations: file.boards.count) { index in
+      let entry = file.boards[index]
+      let result: Result<HapticEngine, RigError>
+      do throws(HapticEngineError) {
+        let engine = try open(entry)
+        do throws(HapticEngineError) {
+          try engine.start()
+          result = .success(engine)
+        } catch {
+          engine.close()
+          result = .failure(RigError(.board, board: entry.name, "cannot start on \(entry.port): \(error.message)"))
+        }
+      } catch {
+        result = .failure(RigError(.board, board: entry.name, "cannot open \(entry.port): \(error.message)"))
+      }
+      results.withLock { $0[index] = result }
+    }
+    let opened = results.withLock { $0 }.compactMap { $0 }
+    let engines = opened.compactMap { try? $0.get() }
+    func closeAll() { for engine in engines { engine.close() } }
+    if let failure = opened.lazy.compactMap({ result -> RigError? in
+      if case .failure(let error) = result { return error } else { return nil }
+    }).first {
+      closeAll()
+      throw failure
+    }
+    for (entry, engine) in zip(file.boards, engines) {
+      if let id = entry.board, engine.capabilities.boardID != id {
+        closeAll()
+        throw RigError(.board, board: entry.name, "\(entry.port) is a \(engine.capabilities.boardID) board, not \(id)")
+      }
+    }
+    for actuator in file.actuators {
+      guard let index = file.boards.firstIndex(where: { $0.name == actuator.board }) else { continue }
+      let channels = engines[index].profile.channels.count
+      guard actuator.channel < channels else {
+        closeAll()
+        throw RigError(
+          .actuator, board: actuator.board,
+          "actuator \(actuator.name): no channel \(actuator.channel) on \(engines[index].capabilities.boardID) (it has \(channels): 0…\(channels - 1))")
+      }
+    }
+    let members = zip(file.boards, engines).map { entry, engine in
+      Member(entry: entry, engine: engine, hostEpoch: Self.hostEpoch(of: engine.link))
+    }
+    let rig = Rig(file: file, members: members)
+    for member in members {
+      let name = member.entry.name
+      member.engine.stoppedHandler = { [weak rig] reason in rig?.report(name, .lost("the engine stopped: \(reason)")) }
+      member.engine.resetHandler = { [weak rig] in rig?.report(name, .lost("the board reset (its queued drive is lost)")) }
+    }
+    return rig
+  }
+
+  init(file: RigFile, members: [Member]) {
+    self.file = file
+    self.members = members
+    epoch = MonotonicTime.seconds()
+  }
+
+  deinit { close() }
+
+  /// Called with a board's name when it is lost (on a link thread).
+  public var boardEventHandler: (@Sendable (String, BoardEvent) -> Void)? {
+    get { handler.withLock { $0 } }
+    set { handler.withLock { $0 = newValue } }
+  }
+
+  /// Rig seconds now.
+  public var currentTime: Double { MonotonicTime.seconds() - epoch }
+
+  /// The host's monotonic clock (``HapticTransport/MonotonicTime``, CLOCK_MONOTONIC seconds) at
+  /// rig time `t`: where simulated boards' traces put their rows (`sim serve --trace-host-time`).
+  public func hostSeconds(atRigTime t: Double) -> Double { epoch + t }
+
+  /// Board `index`'s clock, in its engine's seconds, at rig time `t` (nil before clock sync).
+  public func boardTime(_ index: Int, atRigTime t: Double) -> Double? {
+    members[index].engine.engineTime(atHost: linkHostTime(index, atRigTime: t))
+  }
+
+  /// Board `index`'s link clock (``HapticEngine/BoardLink/hostNow``'s) at rig time `t`.
+  func linkHostTime(_ index: Int, atRigTime t: Double) -> Double { t + epoch - members[index].hostEpoch }
+
+  /// The rig time of board `index`'s engine time `b` (the inverse of ``boardTime(_:atRigTime:)``,
+  /// through the board's fitted rate).
+  public func rigTime(_ index: Int, atBoardTime b: Double) -> Double? {
+    let now = currentTime
+    guard let here = boardTime(index, atRigTime: now), let later = boardTime(index, atRigTime: now + 1), later > here else {
+      return nil
+    }
+    return now + (b - here) / (later - here)
+  }
+
+  /// Stops every board's drive and closes the links.
+  public func close() {
+    for member in members { member.engine.close() }
+  }
+
+  /// Host monotonic seconds at `link`'s host time 0, read between two clock readings.
+  private static func hostEpoch(of link: any BoardLink) -> Double {
+    let before = MonotonicTime.seconds()
+    let host = link.hostNow
+    let after = MonotonicTime.seconds()
+    return (before + after) / 2 - host
+  }
+
+  private func report(_ board: String, _ event: BoardEvent) {
+    handler.withLock { $0 }?(board, event)
+  }
+}
