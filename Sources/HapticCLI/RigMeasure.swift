@@ -30,10 +30,14 @@ struct RigMeasure: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seconds between taps (at least 0.1).")
   var interval = 0.25
 
+  @Option(parsing: .unconditional, help: "Seconds of clock sync before the first tap (each board's drift fit needs a few).")
+  var settle: Double = 5
+
   @Flag(help: "Print one JSON object.")
   var json = false
 
   func validate() throws {
+    guard settle >= 0 && settle <= 600 else { throw ValidationError("--settle must be 0–600 seconds") }
     guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1–100000") }
     guard interval >= 0.1 && interval <= 60 else { throw ValidationError("--interval must be 0.1–60 seconds") }
     _ = try traceFiles()
@@ -64,8 +68,8 @@ struct RigMeasure: ParsableCommand {
     }
     let rig = try RigOptions.open(file, boards: options.boardOptions)
     defer { rig.close() }
-    // The clock fits settle over the first second of round trips (docs/rigs.md).
-    usleep(1_000_000)
+    // Each board's clock fit settles over its first seconds of round trips (docs/rigs.md).
+    usleep(UInt32(settle * 1_000_000))
     guard let tap = HapticPresets.pattern("impact-heavy") else { throw CLIError("no tap preset") }
     let player: RigPlayer
     do {
