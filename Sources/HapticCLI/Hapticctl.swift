@@ -18,8 +18,8 @@ public struct Hapticctl: ParsableCommand {
   public init() {}
 
   /// Runs the command line. A first word that names no subcommand is a usage error (exit 64),
-  /// `--help` or not: argument-parser would print the root help for `hapticctl rig --help` and
-  /// exit 0, as if `rig` existed.
+  /// `--help` or not: argument-parser would print the root help for `hapticctl rigs --help` and
+  /// exit 0, as if `rigs` existed.
   public static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if let first = arguments.first, !first.hasPrefix("-") {

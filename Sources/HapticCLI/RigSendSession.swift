@@ -29,7 +29,7 @@ final class RigSendSession: Sendable {
   }
 
   /// Plays `plays` on their actuators; returns the exit status (the rig is closed).
-  func run(_ plays: [(names: [String], pattern: HapticPattern, source: String)]) -> Int32 {
+  func run(_ plays: [RigPlay]) -> Int32 {
     defer { rig.close() }
     let watch = SignalWatch([SIGINT, SIGTERM]) { [state] _ in
       state.withLock {
@@ -71,9 +71,9 @@ final class RigSendSession: Sendable {
       // One instant for every player on every board: the latest of the boards' earliest.
       let boards = Array(Set(players.flatMap(\.boards))).sorted()
       start = max(try rig.commonStart(boards), options.at > 0 ? rig.currentTime + options.at : 0)
-      for player in players {
-        try player.start(atTime: start)
-        if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: start) }
+      for (player, play) in zip(players, plays) {
+        try player.start(atTime: start + play.at)
+        if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: start + play.at) }
       }
     } catch {
       printError("error: \(error)")
@@ -92,7 +92,9 @@ final class RigSendSession: Sendable {
       return 130
     }
     let final = state.withLock { $0 }
-    let sources = plays.map { "\($0.source) on \($0.names.joined(separator: ","))" }.joined(separator: "; ")
+    let sources =
+      options.timeline.map { "timeline \($0) (\(plays.count) plays)" }
+      ?? plays.map { "\($0.source) on \($0.names.joined(separator: ","))" }.joined(separator: "; ")
     print(report(sources: sources, start: start, boards: boardReports, lost: final.lost, stoppedBy: final.stoppedBy))
     if let board = final.lost.first {
       printError("error: board \(board.board) was lost: \(board.reason)")

@@ -24,7 +24,13 @@ extension Send {
     if !channelPlays.isEmpty || rom != nil || audioOut != nil {
       throw ValidationError("--rig plays patterns on actuators: not with --channel, --rom or --audio-out")
     }
-    _ = try rigPlays()
+    if timeline != nil {
+      guard actuatorPlays.isEmpty, file == nil, preset == nil else {
+        throw ValidationError("--timeline names its own patterns and actuators: not with FILE, --preset or --actuator")
+      }
+    } else {
+      _ = try rigPlays()
+    }
     guard rate > 0 && rate.isFinite else { throw ValidationError("--rate must be above 0") }
     guard seek >= 0 && at >= 0 && loopEnd >= 0 else { throw ValidationError("--seek, --at and --loop-end must be 0 or more") }
     guard (5...1000).contains(lookaheadMs), (lookaheadMs...1000).contains(maxLookaheadMs) else {
@@ -47,23 +53,62 @@ extension Send {
 
   func runOnRig(_ path: String) throws {
     let file = try RigOptions.load(path, boards: boardOptions)
-    var patterns: [(names: [String], pattern: HapticPattern, source: String)] = []
-    for play in try rigPlays() {
-      if let path = play.file {
-        patterns.append((play.names, try PatternLoading.load(path, reading: reading).pattern, path))
-      } else if let preset, let pattern = HapticPresets.pattern(preset, intensity: intensity) {
-        patterns.append((play.names, pattern, preset))
-      }
-    }
-    for play in patterns {
-      do { _ = try file.actuators(named: play.names) } catch { throw CLIError(error.description) }
-    }
+    let plays = try timeline.map { try timelinePlays($0, rig: file) } ?? actuatorPlaysOnRig(file)
     var configuration = HapticEngine.Configuration()
     configuration.lookahead = lookaheadMs / 1000
     configuration.maximumLookahead = maxLookaheadMs / 1000
     let rig = try RigOptions.open(file, boards: boardOptions, configuration: configuration)
     let session = RigSendSession(rig: rig, options: self)
-    let status = session.run(patterns)
+    let status = session.run(plays)
     if status != 0 { throw ExitCode(status) }
   }
+
+  /// The `--actuator` plays, all at the start.
+  private func actuatorPlaysOnRig(_ file: RigFile) throws -> [RigPlay] {
+    var plays: [RigPlay] = []
+    for play in try rigPlays() {
+      do { _ = try file.actuators(named: play.names) } catch { throw CLIError(error.description) }
+      if let path = play.file {
+        plays.append(RigPlay(names: play.names, pattern: try PatternLoading.load(path, reading: reading).pattern, source: path))
+      } else if let preset, let pattern = HapticPresets.pattern(preset, intensity: intensity) {
+        plays.append(RigPlay(names: play.names, pattern: pattern, source: preset))
+      }
+    }
+    return plays
+  }
+
+  /// A timeline's plays: each cue's pattern on each of its actuators at its time and intensity.
+  private func timelinePlays(_ path: String, rig: RigFile) throws -> [RigPlay] {
+    let timeline: RigTimeline
+    do {
+      timeline = try RigTimeline.load(path, rig: rig, knownPreset: { HapticPresets.pattern($0) != nil })
+    } catch {
+      throw CLIError(error.description)
+    }
+    var patterns: [String: HapticPattern] = [:]
+    for (name, source) in timeline.patterns {
+      switch source {
+      case .preset(let preset): patterns[name] = HapticPresets.pattern(preset)
+      case .file(let file):
+        do {
+          patterns[name] = try PatternLoading.load(file, reading: reading).pattern
+        } catch {
+          throw CLIError("\(path): patterns.\(name): \(error)")
+        }
+      }
+    }
+    return timeline.plays.compactMap { play in
+      patterns[play.pattern].map {
+        RigPlay(names: [play.actuator], pattern: $0.scalingIntensity(by: play.intensity), source: play.pattern, at: play.at)
+      }
+    }
+  }
+}
+
+/// One pattern of a `send --rig` run on actuators, `at` seconds after the run's start instant.
+struct RigPlay {
+  var names: [String]
+  var pattern: HapticPattern
+  var source: String
+  var at = 0.0
 }

@@ -71,6 +71,9 @@ struct Send: ParsableCommand {
       valueName: "NAME PATTERN"))
   var actuatorPlays: [String] = []
 
+  @Option(help: "With --rig: play a rig timeline (which pattern on which actuators when; docs/rigs.md) instead of --actuator.")
+  var timeline: String?
+
   @Option(help: "With --rig: when a board is lost, let the others play on (continue) or stop the rig (stop).")
   var onBoardLoss: BoardLossPolicy = .continue
 
@@ -122,7 +125,7 @@ struct Send: ParsableCommand {
 
   func validate() throws {
     if rig != nil { return try validateForRig() }
-    if !actuatorPlays.isEmpty { throw ValidationError("--actuator needs --rig FILE") }
+    if !actuatorPlays.isEmpty || timeline != nil { throw ValidationError("--actuator and --timeline need --rig FILE") }
     let sources = [file != nil, preset != nil, rom != nil, !channelPlays.isEmpty].filter { $0 }.count
     guard sources == 1 else { throw ValidationError("give exactly one of FILE, --channel LIST FILE, --preset NAME or --rom N") }
     _ = try channelFiles()

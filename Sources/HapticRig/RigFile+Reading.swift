@@ -12,25 +12,20 @@ extension RigFile {
   ///   board entry naming another is an error.
   /// - Throws: ``RigFileError`` with every problem found, each naming its entry and its line.
   public static func load(_ path: String, knownBoard: (String) -> Bool) throws(RigFileError) -> RigFile {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw RigFileError(file: path, problems: [.init("", exists ? "cannot read the file" : "no such file")])
-    }
-    return try parse(data, path: path, knownBoard: knownBoard)
+    let (document, lines) = try EntryReader.document(at: path)
+    return try read(document, lines: lines, path: path, knownBoard: knownBoard)
   }
 
   /// Parses and checks a rig file's text (JSON; trailing commas are accepted).
   public static func parse(_ data: Data, path: String? = nil, knownBoard: (String) -> Bool) throws(RigFileError) -> RigFile {
-    let bytes = [UInt8](data)
-    let lines = SourceLines(bytes)
-    let document: JSONDocument
-    do {
-      document = try JSONParser.parse(bytes, maxDepth: 16)
-    } catch {
-      let (line, column) = lines.location(of: error.offset)
-      throw RigFileError(file: path, problems: [.init("", "not valid JSON: \(error.message)", line: line, column: column)])
-    }
-    var reader = RigFileReader(lines: lines)
+    let (document, lines) = try EntryReader.document(data, path: path)
+    return try read(document, lines: lines, path: path, knownBoard: knownBoard)
+  }
+
+  private static func read(
+    _ document: JSONDocument, lines: SourceLines, path: String?, knownBoard: (String) -> Bool
+  ) throws(RigFileError) -> RigFile {
+    var reader = EntryReader(lines: lines)
     let rig = document.withRoot { reader.rig($0) }
     var problems = reader.problems
     if problems.isEmpty, var rig {
@@ -42,19 +37,8 @@ extension RigFile {
   }
 }
 
-/// Walks a rig file's JSON into a ``RigFile``, noting every problem of shape (unknown keys,
-/// wrong types, missing fields) with its line, and where each entry's fields are for the
-/// rules' messages.
-struct RigFileReader {
-  let lines: SourceLines
-  var problems: [RigFileError.Problem] = []
-  /// Byte offsets of the values read, by entry path (`boards[1].port`).
-  var locations: [String: (line: Int, column: Int)] = [:]
-
-  init(lines: SourceLines) {
-    self.lines = lines
-  }
-
+/// A rig file's JSON walked into a ``RigFile``.
+extension EntryReader {
   mutating func rig(_ root: JSONValue) -> RigFile? {
     guard let members = object(root, path: "", known: ["schema", "name", "boards", "actuators"]) else { return nil }
     let schema = members["schema"].flatMap { integer($0, path: "schema") }
@@ -103,75 +87,5 @@ struct RigFileReader {
     }
     guard let name, let board, let channel else { return nil }
     return RigFile.Actuator(name: name, board: board, channel: channel, groups: groups, position: position)
-  }
-
-  // MARK: Shapes
-
-  private mutating func object(_ value: JSONValue, path: String, known: [String]) -> [String: JSONValue]? {
-    guard case .object(let object) = value.kind else {
-      note(path, "expected an object, found \(value.typeDescription)", at: value)
-      return nil
-    }
-    var members: [String: JSONValue] = [:]
-    for member in object {
-      let keyPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-      let (line, column) = lines.location(of: member.keyOffset)
-      if !known.contains(member.key) {
-        problems.append(.init(keyPath, "unknown field (known: \(known.joined(separator: ", ")))", line: line, column: column))
-      } else if members[member.key] != nil {
-        problems.append(.init(keyPath, "given twice", line: line, column: column))
-      }
-      members[member.key] = member.value
-      locations[keyPath] = lines.location(of: member.value.offset)
-    }
-    locations[path] = lines.location(of: value.offset)
-    return members
-  }
-
-  private mutating func list<Element>(
-    _ value: JSONValue?, path: String, in parent: JSONValue, _ element: (inout Self, JSONValue, String) -> Element?
-  ) -> [Element]? {
-    guard let value else {
-      note(path, "missing", at: parent)
-      return nil
-    }
-    guard case .array(let items) = value.kind else {
-      note(path, "expected a list, found \(value.typeDescription)", at: value)
-      return nil
-    }
-    var elements: [Element] = []
-    var complete = true
-    for (index, item) in items.enumerated() {
-      if let next = element(&self, item, "\(path)[\(index)]") { elements.append(next) } else { complete = false }
-    }
-    return complete ? elements : nil
-  }
-
-  private mutating func required<Value>(
-    _ members: [String: JSONValue], _ key: String, in object: JSONValue, path: String,
-    _ read: (inout Self, JSONValue, String) -> Value?
-  ) -> Value? {
-    guard let value = members[key] else {
-      note("\(path).\(key)", "missing", at: object)
-      return nil
-    }
-    return read(&self, value, "\(path).\(key)")
-  }
-
-  private mutating func string(_ value: JSONValue, path: String, expected: String = "a string") -> String? {
-    if case .string(let text) = value.kind { return text }
-    note(path, "expected \(expected), found \(value.typeDescription)", at: value)
-    return nil
-  }
-
-  private mutating func integer(_ value: JSONValue, path: String) -> Int? {
-    if case .number(let number) = value.kind, number == number.rounded(), abs(number) < 1e9 { return Int(number) }
-    note(path, "expected an integer, found \(value.brief)", at: value)
-    return nil
-  }
-
-  private mutating func note(_ path: String, _ message: String, at value: JSONValue) {
-    let (line, column) = lines.location(of: value.offset)
-    problems.append(.init(path, message, line: line, column: column))
   }
 }

@@ -30,9 +30,9 @@ import Testing
 
   @Test("An unknown subcommand with --help is a usage error naming it, not the root help and 0")
   func unknownSubcommandWithHelp() throws {
-    let run = try CLIRunner.run(["rig", "--help"])
+    let run = try CLIRunner.run(["rigs", "--help"])
     #expect(run.status == 64)
-    #expect(run.stderr.contains("unknown subcommand 'rig'"), "\(run.stderr)")
+    #expect(run.stderr.contains("unknown subcommand 'rigs'"), "\(run.stderr)")
     #expect(!run.stdout.contains("OVERVIEW"))
     let help = try CLIRunner.run(["help", "send"])
     #expect(help.status == 0 && help.stdout.contains("OVERVIEW"), "help SUBCOMMAND still works")

@@ -52,6 +52,17 @@ struct RigCommandTests {
       try? FileManager.default.removeItem(at: directory)
     }
 
+    /// The largest acceleration (G) of a board's rows from host time `from` to `to`.
+    func peak(_ board: String, from: Double, to: Double) throws -> Double {
+      var peak = 0.0
+      for line in try String(contentsOfFile: traces[board] ?? "", encoding: .utf8).split(separator: "\n").dropFirst() {
+        let fields = line.split(separator: ",")
+        guard fields.count == 5, let accel = Double(fields[3]), let host = Double(fields[4]), host >= from, host <= to else { continue }
+        peak = Swift.max(peak, abs(accel))
+      }
+      return peak
+    }
+
     /// Host times of the rows where a board's drive went from 0 to driven.
     func onsets(_ board: String) throws -> [Double] {
       var previous = 0.0
@@ -136,5 +147,40 @@ struct RigCommandTests {
     // Unknown names are refused before any board opens.
     let unknown = try CLIRunner.run(["send", "--rig", bench.rig, "--actuator", "back", "--preset", "success"])
     #expect(unknown.status == 1 && unknown.stderr.contains("no actuator or group named 'back'"), "\(unknown.stderr)")
+  }
+
+  @Test("send --rig --timeline: a wave across a group lands 100 ms apart board by board, and a cue's per-actuator intensity is felt")
+  func timeline() throws {
+    let bench = try Bench("rig-timeline")
+    let timeline = bench.directory.appendingPathComponent("wave.json").path
+    try """
+      { "schema": 1, "patterns": { "tap": "preset:impact-heavy" },
+        "cues": [
+          { "at": 0, "pattern": "tap", "actuators": "all", "spread": 0.1 },
+          { "at": 1, "pattern": "tap", "actuators": [ "a0", { "name": "b0", "intensity": 0.3 } ] } ] }
+      """.write(toFile: timeline, atomically: true, encoding: .utf8)
+    let send = try CLIRunner.run(["send", "--rig", bench.rig, "--timeline", timeline, "--json"])
+    #expect(send.status == 0, "\(send.stderr)")
+    let boards = Self.json(send.stdout)["boards"] as? [[String: Any]] ?? []
+    #expect(boards.count == 4 && boards.allSatisfy { $0["underruns"] as? Int == 0 && $0["late_segments"] as? Int == 0 }, "\(send.stdout)")
+    let onsets = try ["a", "b", "c", "d"].map { try bench.onsets($0) }
+    #expect(onsets.map(\.count) == [2, 2, 1, 1], "onsets per board: \(onsets)")
+    guard onsets.map(\.count) == [2, 2, 1, 1] else { return }
+    // The wave: a, b, c, d each 100 ms after the one before (the remote board d within 1.5 ms).
+    for (index, board) in onsets.enumerated().dropFirst() {
+      let step = board[0] - onsets[index - 1][0]
+      #expect(abs(step - 0.1) <= (index == 3 ? 0.0015 : 0.0005), "board \(index): \(step) s after the one before")
+    }
+    // The second cue: a and b on one instant, b at 0.3 of a's intensity (the same kind of board).
+    #expect(abs(onsets[0][1] - onsets[1][1]) <= 0.0005 && abs(onsets[0][1] - onsets[0][0] - 1) <= 0.0005, "\(onsets)")
+    let full = try bench.peak("a", from: onsets[0][1], to: onsets[0][1] + 0.1)
+    let scaled = try bench.peak("b", from: onsets[1][1], to: onsets[1][1] + 0.1)
+    // Weaker, and still felt: above the simulator's detection threshold (0.026 G).
+    #expect(full > 0.1 && scaled < 0.7 * full && scaled > 0.026, "peaks: a \(full) G, b at intensity 0.3 \(scaled) G")
+    // A timeline naming an actuator the rig lacks is refused before any board opens.
+    try #"{ "schema": 1, "patterns": { "tap": "preset:impact-heavy" }, "cues": [ { "at": 0, "pattern": "tap", "actuators": "e0" } ] }"#
+      .write(toFile: timeline, atomically: true, encoding: .utf8)
+    let bad = try CLIRunner.run(["send", "--rig", bench.rig, "--timeline", timeline])
+    #expect(bad.status == 1 && bad.stderr.contains("line 1, column 114: cues[0].actuators: no actuator or group named 'e0'"), "\(bad.stderr)")
   }
 }
