@@ -18,8 +18,10 @@ final class RigSendSession: Sendable {
     var interrupted = false
     var stoppedBy = "end"
     var failure: String?
-    /// Boards lost, with the reason, in the order they went.
+    /// Boards lost, with the reason, in the order they went (a board lost twice is here twice).
     var lost: [(board: String, reason: String)] = []
+    /// Boards that came back, in order.
+    var rejoined: [String] = []
     var signals: SignalWatch?
   }
 
@@ -39,9 +41,16 @@ final class RigSendSession: Sendable {
     }
     state.withLock { $0.signals = watch }
     let policy = options.onBoardLoss
+    rig.rejoinsLostBoards = policy == .continue
     rig.boardEventHandler = { [state] board, event in
-      guard case .lost(let reason) = event else { return }
-      printError("board \(board) lost: \(reason)\(policy == .stop ? "; stopping the rig (--on-board-loss stop)" : "; the others play on")")
+      guard case .lost(let reason) = event else {
+        printError("board \(board) rejoined: it plays on in step with the others")
+        state.withLock { $0.rejoined.append(board) }
+        return
+      }
+      printError(
+        "board \(board) lost: \(reason)"
+          + (policy == .stop ? "; stopping the rig (--on-board-loss stop)" : "; the others play on, and it rejoins when it answers again"))
       state.withLock { state in
         state.lost.append((board, reason))
         if policy == .stop {
@@ -86,6 +95,8 @@ final class RigSendSession: Sendable {
     let boardReports = rig.members.map { member -> (String, HapticEngine, HapticEngine.Report) in
       (member.entry.name, member.engine, member.engine.isRunning ? member.engine.reportWithBoardStatus(timeout: 0.5) : member.engine.report)
     }
+    // A board still lost at the end did not play its part; one that rejoined played on.
+    let stillLost = rig.members.compactMap { member in member.lost.map { (board: member.entry.name, reason: $0) } }
     rig.close()
     if interrupted {
       printError("interrupted: every board was stopped")
@@ -95,8 +106,8 @@ final class RigSendSession: Sendable {
     let sources =
       options.timeline.map { "timeline \($0) (\(plays.count) plays)" }
       ?? plays.map { "\($0.source) on \($0.names.joined(separator: ","))" }.joined(separator: "; ")
-    print(report(sources: sources, start: start, boards: boardReports, lost: final.lost, stoppedBy: final.stoppedBy))
-    if let board = final.lost.first {
+    print(report(sources: sources, start: start, boards: boardReports, lost: final.lost, rejoined: final.rejoined, stoppedBy: final.stoppedBy))
+    if let board = stillLost.first {
       printError("error: board \(board.board) was lost: \(board.reason)")
       return 1
     }
@@ -109,7 +120,7 @@ final class RigSendSession: Sendable {
 
   private func report(
     sources: String, start: Double, boards: [(String, HapticEngine, HapticEngine.Report)],
-    lost: [(board: String, reason: String)], stoppedBy: String
+    lost: [(board: String, reason: String)], rejoined: [String], stoppedBy: String
   ) -> String {
     let rigName = rig.file.name ?? rig.file.path ?? "rig"
     if options.json {
@@ -119,7 +130,8 @@ final class RigSendSession: Sendable {
           ("underruns", .int(report.underruns + report.boardUnderruns)), ("late_segments", .int(report.lateSegments)),
           ("retransmissions", .int(report.retransmissions)), ("recoveries", .int(report.recoveries)),
           ("lookahead_ms", .fixed(report.lookahead * 1000, digits: 1)),
-          ("lost", lost.first { $0.board == name }.map { .string($0.reason) } ?? .null),
+          ("lost", lost.last { $0.board == name }.map { .string($0.reason) } ?? .null),
+          ("rejoined", .int(rejoined.filter { $0 == name }.count)),
         ])
       }
       return JSONText.object([
@@ -129,7 +141,8 @@ final class RigSendSession: Sendable {
     }
     var lines = ["\(sources) on rig \(rigName): started at rig time \(Decimal6.string(start, digits: 4)) s, stopped by \(stoppedBy)"]
     for (name, engine, report) in boards {
-      let gone = lost.first { $0.board == name }.map { "; lost: \($0.reason)" } ?? ""
+      let times = rejoined.filter { $0 == name }.count
+      let gone = (lost.last { $0.board == name }.map { "; lost: \($0.reason)" } ?? "") + (times > 0 ? ", rejoined" : "")
       lines.append(
         "  \(name) (\(engine.capabilities.boardID)): \(report.underruns + report.boardUnderruns) underruns, \(report.lateSegments) late, "
           + "\(report.retransmissions) retransmits, lookahead \(Decimal6.string(report.lookahead * 1000, digits: 1)) ms\(gone)")

@@ -53,6 +53,9 @@ struct PlayerTrack: Sendable {
   private(set) var rate = 1.0
   private(set) var origin = 0.0
   private var skipStarted = false
+  /// Where the current run's kept events start (pattern seconds): a rate change rebuilds from
+  /// there, so an event kept by a loop wrap's carry is kept again.
+  private var keptFrom = 0.0
   private var voices: [ChannelVoices] = []
   /// Pending actions by board frame, in the order they were scheduled.
   var actions: [(frame: Int, action: TrackAction)] = []
@@ -104,7 +107,12 @@ struct PlayerTrack: Sendable {
       return
     }
     if loopEnabled && patternTime >= loopPoint - 1e-9 && loopPoint > 0 {
-      rebuild(from: 0, skipStarted: false)
+      // The wrap comes on a frame, up to a frame's pattern time past the loop point: the next
+      // run starts that far in, so runs last loopPoint / rate on average (dropping it made every
+      // run a whole number of frames: at a rate that did not divide a frame, up to a frame
+      // longer each, 0.8 ms per run of a 0.8 s loop at 0.9998). Its events at the very start are
+      // played from its first frame.
+      rebuild(from: min(max(patternTime - loopPoint, 0), profile.framePeriod * rate), skipStarted: false, keepingFrom: 0)
       markAudio(frame, from: 0, midEvent: false)
     }
     for index in voices.indices {
@@ -195,10 +203,15 @@ struct PlayerTrack: Sendable {
       let start = origin
       rate = newRate
       guard state == .playing || state == .paused else { return }
-      // Re-render from the same origin at the new rate, up to the same pattern time.
-      rebuild(from: start, skipStarted: keepSkipping)
-      let frames = Int(min(((now - start) / (profile.framePeriod * rate)).rounded(), Double(Int32.max)))
-      for _ in 0..<max(frames, 0) { for index in voices.indices { _ = voices[index].voices.next() } }
+      // Re-render from the same origin at the new rate, up to the same pattern time: whole
+      // frames, and the part of a frame left over carried into the origin (rounding it instead
+      // moved the pattern by up to half a frame per change; a rig's boards, steered by their
+      // rates, walked apart by it).
+      let step = profile.framePeriod * rate
+      let frames = Int(min(max(((now - start) / step).rounded(.down), 0), Double(Int32.max)))
+      let carry = min(max(now - start - Double(frames) * step, 0), step)
+      rebuild(from: start + carry, skipStarted: keepSkipping, keepingFrom: keptFrom)
+      for _ in 0..<frames { for index in voices.indices { _ = voices[index].voices.next() } }
       if state == .playing { markAudio(frame, from: now, midEvent: true) }
     case .parameters(let parameters):
       for parameter in parameters { liveControls[parameter.id] = parameter.value }
@@ -223,10 +236,13 @@ struct PlayerTrack: Sendable {
   /// New voices for the pattern from `offset` (pattern seconds) at the current rate. With
   /// `skipStarted`, events already under way at the offset are dropped (Apple: after a seek,
   /// continuous events do not begin mid-event); steps and curves in force carry over.
-  private mutating func rebuild(from offset: Double, skipStarted: Bool) {
+  /// With `keepingFrom` (a loop wrap or a rate change carrying less than a frame), events from
+  /// there up to `offset` are kept, at the excerpt's start.
+  private mutating func rebuild(from offset: Double, skipStarted: Bool, keepingFrom: Double? = nil) {
     origin = offset
+    keptFrom = min(keepingFrom ?? offset, offset)
     self.skipStarted = skipStarted
-    let scaled = Self.excerpt(pattern, from: offset, rate: rate, loopEnd: loopEnabled ? loopPoint : nil)
+    let scaled = Self.excerpt(pattern, from: offset, rate: rate, loopEnd: loopEnabled ? loopPoint : nil, keepingFrom: keepingFrom)
     voices = channels.compactMap { channel in
       (try? PatternVoices(pattern: scaled, profile: profile, channel: channel)).map { ChannelVoices(channel: channel, voices: $0) }
     }
@@ -246,14 +262,21 @@ struct PlayerTrack: Sendable {
   }
 
   /// The part of `pattern` from `offset` on, shifted to start at 0 and time-scaled by 1/rate.
-  static func excerpt(_ pattern: HapticPattern, from offset: Double, rate: Double, loopEnd: Double?) -> HapticPattern {
+  /// With `keepingFrom`, events that start from there up to `offset` are kept at 0, less what
+  /// of them lies before it (the carry of a loop wrap or a rate change, under a frame:
+  /// ``next(frame:into:)``).
+  static func excerpt(
+    _ pattern: HapticPattern, from offset: Double, rate: Double, loopEnd: Double?, keepingFrom: Double? = nil
+  ) -> HapticPattern {
     let scale = 1 / rate
+    let earliest = min(keepingFrom ?? offset, offset) - 1e-9
     let events = pattern.events.compactMap { event -> HapticEvent? in
-      guard event.time >= offset - 1e-9 else { return nil }
+      guard event.time >= earliest else { return nil }
       if let loopEnd, event.time >= loopEnd { return nil }
       var copy = event
-      copy.time = (event.time - offset) * scale
-      copy.duration = event.duration.map { $0 * scale }
+      copy.time = max(event.time - offset, 0) * scale
+      copy.duration = event.duration.map { max($0 - max(offset - event.time, 0), 0) * scale }
+      if let duration = copy.duration, duration <= 0, event.type == .hapticContinuous { return nil }
       return copy
     }
     let (parameters, curves) = PatternControls.excerpt(pattern, from: offset, scale: scale)

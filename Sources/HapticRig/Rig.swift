@@ -12,20 +12,26 @@ import HapticWire
 /// are tracked continuously); the rig maps an instant of rig time onto each board's clock, so
 /// ``RigPlayer/start(atTime:)`` means the same instant on every board (docs/rigs.md).
 public final class Rig: Sendable {
-  /// One open board.
+  /// One board of the rig.
   public struct Member: Sendable {
     /// Its entry in the rig file.
     public let entry: RigFile.Board
-    /// Its engine (running).
-    public let engine: HapticEngine
+    let slot: MemberSlot
+
+    /// Its engine: the one it opened with, or the one it rejoined with after it was lost.
+    public var engine: HapticEngine { slot.state.withLock { $0.engine } }
+    /// Why it is lost (nil while it is part of the rig).
+    public var lost: String? { slot.state.withLock { $0.lost } }
     /// Host monotonic seconds at the link's host time 0.
-    let hostEpoch: Double
+    var hostEpoch: Double { slot.state.withLock { $0.hostEpoch } }
   }
 
   /// What happened to a board of an open rig.
   public enum BoardEvent: Sendable, Hashable {
     /// The board went away or reset: its players ended (the reason in words).
     case lost(String)
+    /// A lost board is back on the rig's timeline: its players play on from where the others are.
+    case rejoined
   }
 
   /// The rig file.
@@ -35,6 +41,11 @@ public final class Rig: Sendable {
   /// Host monotonic seconds at rig time 0.
   let epoch: Double
   private let handler = Locked<(@Sendable (String, BoardEvent) -> Void)?>(nil)
+  /// Opens a board's engine (for a lost board's return).
+  let opener: @Sendable (RigFile.Board) throws(HapticEngineError) -> HapticEngine
+  /// What rejoining shares: the players to bring back onto a returning board, whether the rig
+  /// is closed, and whether lost boards are waited for.
+  let rejoining = Locked(Rejoining())
 
   /// Opens every board of `file` (in parallel), starts their engines and checks that each
   /// actuator's channel is on its board.
@@ -46,6 +57,7 @@ public final class Rig: Sendable {
   public static func open(
     _ file: RigFile, open: @escaping @Sendable (RigFile.Board) throws(HapticEngineError) -> HapticEngine
   ) throws(RigError) -> Rig {
+    let opening = MonotonicTime.seconds()
     let results = Locked([Result<HapticEngine, RigError>?](repeating: nil, count: file.boards.count))
     DispatchQueue.concurrentPerform(iterations: file.boards.count) { index in
       let entry = file.boards[index]
@@ -90,20 +102,25 @@ public final class Rig: Sendable {
       }
     }
     let members = zip(file.boards, engines).map { entry, engine in
-      Member(entry: entry, engine: engine, hostEpoch: Self.hostEpoch(of: engine.link))
+      Member(entry: entry, slot: MemberSlot(engine: engine, hostEpoch: Self.hostEpoch(of: engine.link)))
     }
-    let rig = Rig(file: file, members: members)
-    for member in members {
-      let name = member.entry.name
-      member.engine.stoppedHandler = { [weak rig] reason in rig?.report(name, .lost("the engine stopped: \(reason)")) }
-      member.engine.resetHandler = { [weak rig] in rig?.report(name, .lost("the board reset (its queued drive is lost)")) }
-    }
+    let rig = Rig(file: file, members: members, opener: open)
+    for index in members.indices { rig.watch(index) }
+    // The first second of a link's clock fit: before it, a start is placed on two or three
+    // round trips.
+    let settled = opening + settleTime
+    while MonotonicTime.seconds() < settled { usleep(UInt32(max(settled - MonotonicTime.seconds(), 0) * 1_000_000)) }
     return rig
   }
 
-  init(file: RigFile, members: [Member]) {
+  /// Seconds from opening the boards to the rig being ready: a second of round trips behind
+  /// every board's clock fit (docs/rigs.md).
+  public static let settleTime = 1.0
+
+  init(file: RigFile, members: [Member], opener: @escaping @Sendable (RigFile.Board) throws(HapticEngineError) -> HapticEngine) {
     self.file = file
     self.members = members
+    self.opener = opener
     epoch = MonotonicTime.seconds()
   }
 
@@ -140,20 +157,21 @@ public final class Rig: Sendable {
     return now + (b - here) / (later - here)
   }
 
-  /// Stops every board's drive and closes the links.
+  /// Stops every board's drive and closes the links (a lost board is no longer waited for).
   public func close() {
+    rejoining.withLock { $0.closed = true }
     for member in members { member.engine.close() }
   }
 
   /// Host monotonic seconds at `link`'s host time 0, read between two clock readings.
-  private static func hostEpoch(of link: any BoardLink) -> Double {
+  static func hostEpoch(of link: any BoardLink) -> Double {
     let before = MonotonicTime.seconds()
     let host = link.hostNow
     let after = MonotonicTime.seconds()
     return (before + after) / 2 - host
   }
 
-  private func report(_ board: String, _ event: BoardEvent) {
+  func report(_ board: String, _ event: BoardEvent) {
     handler.withLock { $0 }?(board, event)
   }
 }

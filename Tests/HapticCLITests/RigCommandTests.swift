@@ -11,13 +11,14 @@ struct RigCommandTests {
   /// and a rig file naming them, with a group of all four and one of two.
   final class Bench {
     let directory: URL
-    let boards: [BackgroundCLI]
+    var boards: [BackgroundCLI]
     let bridge: Ser2Net
     let rig: String
     let traces: [String: String]
 
     init(_ name: String) throws {
-      directory = try CLIRunner.scratchFolder(name)
+      let directory = try CLIRunner.scratchFolder(name)
+      self.directory = directory
       var boards: [BackgroundCLI] = []
       var traces: [String: String] = [:]
       for (index, (board, drift)) in [("a", -200), ("b", 0), ("c", 200), ("d", 100)].enumerated() {
@@ -26,13 +27,14 @@ struct RigCommandTests {
         boards.append(
           try BackgroundCLI([
             "sim", "serve", "--drift-ppm", "\(drift)", "--clock-offset", "\(Double(index) * 13.7)", "--trace", trace,
-            "--trace-host-time",
+            "--trace-host-time", "--link", directory.appendingPathComponent("\(board).tty").path,
           ]))
       }
       self.boards = boards
       self.traces = traces
       bridge = try Ser2Net(device: boards[3].firstLine)
-      let ports = boards.prefix(3).map(\.firstLine) + [bridge.raw]
+      // Boards a–c by their links: a board served again on the same link is the same port.
+      let ports = ["a", "b", "c"].map { directory.appendingPathComponent("\($0).tty").path } + [bridge.raw]
       let entries = zip(["a", "b", "c", "d"], ports).map { #"{ "name": "\#($0)", "port": "\#($1)", "board": "sim-lra" }"# }
       let text = """
         { "schema": 1, "name": "bench",
@@ -63,11 +65,12 @@ struct RigCommandTests {
       return peak
     }
 
-    /// Host times of the rows where a board's drive went from 0 to driven.
-    func onsets(_ board: String) throws -> [Double] {
+    /// Host times of the rows where a board's drive went from 0 to driven (in `trace`, or the
+    /// board's own).
+    func onsets(_ board: String, trace: String? = nil) throws -> [Double] {
       var previous = 0.0
       var onsets: [Double] = []
-      for line in try String(contentsOfFile: traces[board] ?? "", encoding: .utf8).split(separator: "\n").dropFirst() {
+      for line in try String(contentsOfFile: trace ?? traces[board] ?? "", encoding: .utf8).split(separator: "\n").dropFirst() {
         let fields = line.split(separator: ",")
         guard fields.count == 5, let drive = Double(fields[2]), let host = Double(fields[4]) else { continue }
         if drive != 0 && previous == 0 { onsets.append(host) }
@@ -172,7 +175,10 @@ struct RigCommandTests {
       #expect(abs(step - 0.1) <= (index == 3 ? 0.0015 : 0.0005), "board \(index): \(step) s after the one before")
     }
     // The second cue: a and b on one instant, b at 0.3 of a's intensity (the same kind of board).
-    #expect(abs(onsets[0][1] - onsets[1][1]) <= 0.0005 && abs(onsets[0][1] - onsets[0][0] - 1) <= 0.0005, "\(onsets)")
+    // Both boards have a play pending from the first cue, so their grids stay where the first
+    // put them and each rounds the instant to its nearest frame: half a frame (0.5 ms) each, and
+    // a trace row (62.5 µs).
+    #expect(abs(onsets[0][1] - onsets[1][1]) <= 0.00113 && abs(onsets[0][1] - onsets[0][0] - 1) <= 0.00057, "\(onsets)")
     let full = try bench.peak("a", from: onsets[0][1], to: onsets[0][1] + 0.1)
     let scaled = try bench.peak("b", from: onsets[1][1], to: onsets[1][1] + 0.1)
     // Weaker, and still felt: above the simulator's detection threshold (0.026 G).
@@ -182,5 +188,52 @@ struct RigCommandTests {
       .write(toFile: timeline, atomically: true, encoding: .utf8)
     let bad = try CLIRunner.run(["send", "--rig", bench.rig, "--timeline", timeline])
     #expect(bad.status == 1 && bad.stderr.contains("line 1, column 114: cues[0].actuators: no actuator or group named 'e0'"), "\(bad.stderr)")
+  }
+
+  @Test("A lost board rejoins: served again on its port, it plays the loop on in step with the others")
+  func rejoin() throws {
+    let bench = try Bench("rig-rejoin")
+    let again = bench.directory.appendingPathComponent("c-again.csv").path
+    let link = bench.directory.appendingPathComponent("c.tty").path
+    let c = bench.boards[2].process.processIdentifier
+    let outage = Thread {
+      usleep(1_500_000)
+      kill(c, SIGTERM)
+      usleep(1_500_000)
+      // Served again on the same link, as an unplugged board plugged back in.
+      let board = Process()
+      board.executableURL = CLIRunner.executable
+      board.arguments = ["sim", "serve", "--drift-ppm", "200", "--trace", again, "--trace-host-time", "--link", link]
+      board.standardOutput = FileHandle.nullDevice
+      board.standardError = FileHandle.nullDevice
+      try? board.run()
+    }
+    outage.start()
+    let send = try CLIRunner.run(
+      ["send", "--rig", bench.rig, "--actuator", "all", "Examples/heartbeat-loop.ahap", "--loop", "--live", "--json"],
+      input: [(delay: 7.5, line: "stop")])
+    defer { Self.stopServing(link) }
+    #expect(send.status == 0, "\(send.stderr)")
+    #expect(send.stderr.contains("board c lost") && send.stderr.contains("board c rejoined"), "\(send.stderr)")
+    let report = Self.json(send.stdout)["boards"] as? [[String: Any]] ?? []
+    #expect(report.first { $0["name"] as? String == "c" }?["rejoined"] as? Int == 1, "\(send.stdout)")
+    // Back on the timeline: every onset of the returned board lies on one of b's (0 ppm), within
+    // 2 ms (the drift left between 0 and +200 ppm over the 4 s it played, and a frame).
+    let returned = try bench.onsets("c", trace: again)
+    let steady = try bench.onsets("b")
+    #expect(returned.count >= 4, "the returned board drove \(returned.count) times")
+    for onset in returned {
+      let nearest = steady.min { abs($0 - onset) < abs($1 - onset) } ?? 0
+      #expect(abs(onset - nearest) <= 0.002, "returned onset \(onset) is \(onset - nearest) s from b's")
+    }
+  }
+
+  /// Stops the `sim serve` on `link` (the test's second one, not a BackgroundCLI it keeps).
+  static func stopServing(_ link: String) {
+    let pkill = Process()
+    pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+    pkill.arguments = ["-f", "--link \(link)"]
+    try? pkill.run()
+    pkill.waitUntilExit()
   }
 }
