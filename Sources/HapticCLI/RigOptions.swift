@@ -36,7 +36,7 @@ struct RigOptions: ParsableArguments {
       return try HapticRig.Rig.open(file) { entry throws(HapticEngineError) in
         try HapticEngine.serial(
           port: entry.port, rates: LineRates.chosen(baud: entry.baud, catalog: catalog, preferring: entry.board),
-          configuration: configuration,
+          configuration: configuration, clockInterval: HapticRig.Rig.clockInterval,
           profileFor: { capabilities, identity in
             CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
           })

@@ -17,7 +17,8 @@ final class RigSendSession: Sendable {
     var finished = false
     var interrupted = false
     var stoppedBy = "end"
-    var failure: String?
+    /// The first player error, with the board it came from.
+    var failure: (board: String?, text: String)?
     /// Boards lost, with the reason, in the order they went (a board lost twice is here twice).
     var lost: [(board: String, reason: String)] = []
     /// Boards that came back, in order.
@@ -69,7 +70,7 @@ final class RigSendSession: Sendable {
         player.playbackRate = options.rate
         player.completionHandler = { [state] error in
           state.withLock { state in
-            if let error, state.failure == nil { state.failure = "\(error)" }
+            if let error, state.failure == nil { state.failure = ((error as? RigError)?.board, "\(error)") }
             state.playing -= 1
             if state.playing == 0 { state.finished = true }
           }
@@ -111,8 +112,10 @@ final class RigSendSession: Sendable {
       printError("error: board \(board.board) was lost: \(board.reason)")
       return 1
     }
-    if let failure = final.failure {
-      printError("error: \(failure)")
+    // A lost board's players end with an error; the loss is reported as such (above, or it
+    // rejoined and played on).
+    if let failure = final.failure, !final.lost.contains(where: { $0.board == failure.board }) {
+      printError("error: \(failure.text)")
       return 1
     }
     return 0

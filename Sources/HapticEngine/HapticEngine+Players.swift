@@ -172,9 +172,9 @@ extension HapticEngine {
   }
 
   /// A player's playback rate: kept whether or not the engine runs, applied now if it does.
-  func setRate(player id: Int, _ rate: Double) {
+  func setRate(player id: Int, _ rate: Double, at time: Double = 0) throws(HapticEngineError) {
     state.withLock { $0.players[id]?.rate = rate }
-    try? perform(.rate(rate), player: id, at: 0)
+    try perform(.rate(rate), player: id, at: time)
   }
 
   /// A player's playback rate (1 until set).

@@ -153,10 +153,12 @@ public final class HapticEngine: Sendable {
   /// An engine on the board at a serial port or pseudo-terminal, found at one of `rates` (by
   /// default the built-in boards' rates: HapticTransport's `LineRates.builtIn`).
   public static func serial(
-    port: String, rates: LineRates = .builtIn, configuration: Configuration = Configuration(),
+    port: String, rates: LineRates = .builtIn, configuration: Configuration = Configuration(), clockInterval: Double? = nil,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) -> HapticEngine {
-    try HapticEngine(link: try SerialBoardLink(port: port, rates: rates, profileFor: profileFor), configuration: configuration)
+    try HapticEngine(
+      link: try SerialBoardLink(port: port, rates: rates, clockInterval: clockInterval, profileFor: profileFor),
+      configuration: configuration)
   }
 
   // MARK: Properties

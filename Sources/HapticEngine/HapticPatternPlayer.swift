@@ -127,8 +127,16 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     get { engine.rate(player: id) }
     set {
       guard PlayerTrack.rates.contains(newValue) else { return }
-      engine.setRate(player: id, newValue)
+      try? engine.setRate(player: id, newValue)
     }
+  }
+
+  /// Changes ``playbackRate`` at engine time `time` rather than as soon as the board can take
+  /// it (not in Core Haptics: a rig re-sets its boards' rates a little ahead, so the re-render
+  /// never races the board's clock). The pattern time at `time` is kept exactly.
+  public func setPlaybackRate(_ rate: Double, atTime time: Double) throws(HapticEngineError) {
+    guard PlayerTrack.rates.contains(rate) else { return }
+    try engine.setRate(player: id, rate, at: time)
   }
 
   /// Called when the player finishes (error set when it was invalidated or the board failed).

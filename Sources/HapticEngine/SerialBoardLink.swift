@@ -30,13 +30,16 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - rates: the rates the board may talk at, tried in turn (`.fixed(N)` for one); by
   ///     default the built-in boards' (HapticTransport's `LineRates.builtIn`).
   ///   - probeTimeout: how long the probe waits for the board, seconds.
+  ///   - clockInterval: seconds between clock queries once synchronised (0.05–10; by default
+  ///     about one a second, as Klipper). A rig asks more often: its boards' fits settle in a
+  ///     second instead of several.
   ///   - profileFor: the renderer profile for the probed board and which physical board it is
   ///     (e.g. from its board file, with a calibration kept for it); `nil` falls back to
   ///     `BoardProfile(capabilities:)` (HapticWire).
   /// - Throws: ``HapticEngineError`` `serverInitFailed` when the port cannot be opened or the
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public convenience init(
-    port: String, rates: LineRates = .builtIn, probeTimeout: Double = 2,
+    port: String, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     let transport: any ByteTransport
@@ -45,7 +48,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
     } catch {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
-    try self.init(transport: transport, rates: rates, probeTimeout: probeTimeout, profileFor: profileFor)
+    try self.init(
+      transport: transport, rates: rates, probeTimeout: probeTimeout, clockInterval: clockInterval, profileFor: profileFor)
   }
 
   /// Probes the board on an open `transport` (closed on failure, and by ``close(stopDrive:)``)
@@ -60,7 +64,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///     back to `BoardProfile(capabilities:)` (HapticWire).
   /// - Throws: as ``init(port:rates:probeTimeout:profileFor:)``, but for opening the port.
   public init(
-    transport: any ByteTransport, rates: LineRates = .builtIn, probeTimeout: Double = 2,
+    transport: any ByteTransport, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     port = transport.name
@@ -89,6 +93,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
     profile = profileFor(capabilities, result.identity) ?? BoardProfile(capabilities: capabilities)
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
+    if let clockInterval { configuration.clockInterval = min(max(clockInterval, 0.05), 10) }
     configuration.ticksPerFrame =
       UInt64(capabilities.framePeriodMicroseconds) * UInt64(capabilities.clockFrequency) / 1_000_000
     let box = HandlerBox()

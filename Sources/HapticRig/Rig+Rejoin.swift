@@ -107,6 +107,9 @@ extension Rig {
       engine.close()
       return false
     }
+    // As at the rig's opening: a second of round trips behind the new link's clock fit before
+    // its board is put back on the timeline (a younger fit placed it 2–3 ms off).
+    Thread.sleep(forTimeInterval: Self.settleTime)
     guard engine.capabilities.boardID == lost.capabilities.boardID, engine.profile.channels.count == lost.profile.channels.count,
       !rejoining.withLock({ $0.closed })
     else {

@@ -106,12 +106,18 @@ public final class Rig: Sendable {
     }
     let rig = Rig(file: file, members: members, opener: open)
     for index in members.indices { rig.watch(index) }
+    rig.startSteering()
     // The first second of a link's clock fit: before it, a start is placed on two or three
     // round trips.
     let settled = opening + settleTime
     while MonotonicTime.seconds() < settled { usleep(UInt32(max(settled - MonotonicTime.seconds(), 0) * 1_000_000)) }
     return rig
   }
+
+  /// Seconds between a rig's boards' clock queries once synchronised (a board alone asks about
+  /// once a second): ten a second give each board's fit its slope within the rig's settle, and
+  /// cost a few bytes each way.
+  public static let clockInterval = 0.1
 
   /// Seconds from opening the boards to the rig being ready: a second of round trips behind
   /// every board's clock fit (docs/rigs.md).

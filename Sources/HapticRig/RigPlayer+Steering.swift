@@ -31,4 +31,48 @@ extension RigPlayer {
   func steer(_ part: Part, rate: Double) {
     part.player.playbackRate = rate / clockRate(part.board)
   }
+
+  /// One look of the steering: a playing player's boards whose clock slope moved since their
+  /// rate was set get it again (a rate change keeps the pattern time exactly: `PlayerTrack`).
+  func followSlopes() {
+    let (parts, rate, started) = state.withLock { ($0.parts, $0.rate, $0.startedAt) }
+    // Not before it has played a while: its rate was set at the start, and the engine reads a
+    // track as playing from when the render passed its start, a lookahead before the board does.
+    guard let started, rig.currentTime > started + Rig.steeringPeriod else { return }
+    let at = rig.currentTime + Rig.steeringLead
+    for part in parts where rig.members[part.board].lost == nil && part.player.position?.state == .playing {
+      // Only while it plays: a pending change would keep its board's frame grid where it is for
+      // the next start (`alignFrames` waits for nothing pending).
+      let wanted = rate / clockRate(part.board)
+      guard abs(wanted / part.player.playbackRate - 1) > Rig.steeringThreshold, let time = rig.boardTime(part.board, atRigTime: at)
+      else { continue }
+      try? part.player.setPlaybackRate(wanted, atTime: time)
+    }
+  }
+}
+
+extension Rig {
+  /// Seconds between looks of the steering.
+  static let steeringPeriod = 1.0
+  /// Rig seconds ahead that a steering rate change takes effect: its re-render then has that
+  /// long to reach the board (as soon as possible, one did not always: a late batch now and
+  /// then while the clock fit was young).
+  static let steeringLead = 0.05
+  /// Relative change of a board's clock slope that re-sets its players' rates (2 ppm: 20 µs of
+  /// pattern in 10 s).
+  static let steeringThreshold = 2e-6
+
+  /// Starts the steering thread: while the rig is open, every ``steeringPeriod`` each playing
+  /// player follows its boards' clock slopes (`RigPlayer+Steering`).
+  func startSteering() {
+    let thread = Thread { [weak self] in
+      while true {
+        Thread.sleep(forTimeInterval: Rig.steeringPeriod)
+        guard let rig = self, !rig.rejoining.withLock({ $0.closed }) else { return }
+        for player in rig.rejoining.withLock({ $0.players.compactMap(\.player) }) { player.followSlopes() }
+      }
+    }
+    thread.name = "rig steering"
+    thread.start()
+  }
 }

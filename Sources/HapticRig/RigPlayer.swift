@@ -155,6 +155,7 @@ public final class RigPlayer: Sendable {
         if let error, state.firstError == nil { state.firstError = RigError(.player, board: name, "\(error)") }
         state.remaining -= 1
         guard state.remaining == 0 else { return nil }
+        state.startedAt = nil
         return (state.handler, state.firstError)
       }
       if let call { call.handler?(call.error) }
