@@ -80,7 +80,7 @@ let package = Package(
     .target(
       name: "HapticSimulator", dependencies: ["HapticCore", "HapticRenderer", "HapticWire", "HapticTransport"]),
     // Board plugins: board files, driver families, the built-in catalogue.
-    .target(name: "HapticBoards", dependencies: ["HapticRenderer", "HapticAHAP"]),
+    .target(name: "HapticBoards", dependencies: ["HapticCore", "HapticRenderer", "HapticAHAP"]),
     // Layer 5: the engine and players (Core Haptics' API over a board), streaming scheduler.
     .target(
       name: "HapticEngine",

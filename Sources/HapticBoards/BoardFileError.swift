@@ -1,3 +1,5 @@
+import HapticCore
+
 /// Why a board file is unusable: every problem with the field path it concerns
 /// (`channels[0].f0Hz`) and, for files, the file.
 public struct BoardFileError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -28,9 +30,5 @@ public struct BoardFileError: Error, Sendable, Hashable, CustomStringConvertible
     self.problems = problems
   }
 
-  public var description: String {
-    let head = file.map { "\($0): " } ?? ""
-    if problems.count == 1 { return head + problems[0].description }
-    return head + "\(problems.count) problems:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
-  }
+  public var description: String { ProblemList.text(file: file, problems: problems) }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HapticCore
 import HapticEngine
 import HapticRig
@@ -34,17 +35,17 @@ enum LiveCommand {
     }
   }
 
-  /// Applies one command to every player of the run (each plays its channels); returns true for
-  /// `stop`.
-  static func apply(_ command: String, _ argument: String?, to players: [HapticAdvancedPatternPlayer]) throws -> Bool {
+  /// Applies one command to every player of the run (each plays its channels, or its
+  /// actuators on a rig); returns true for `stop`.
+  static func apply(_ command: String, _ argument: String?, to players: [any LivePlayer]) throws -> Bool {
     let action = try action(command, argument)
     for player in players {
       switch action {
-      case .parameters(let parameters): try player.sendParameters(parameters)
-      case .pause: try player.pause()
-      case .resume: try player.resume()
-      case .seek(let offset): try player.seek(toOffset: offset)
-      case .stop: try player.stop()
+      case .parameters(let parameters): try player.sendParameters(parameters, atTime: 0)
+      case .pause: try player.pause(atTime: 0)
+      case .resume: try player.resume(atTime: 0)
+      case .seek(let offset): try player.seek(toOffset: offset, atTime: 0)
+      case .stop: try player.stop(atTime: 0)
       case .start, .set: break  // not commands
       }
     }
@@ -52,21 +53,37 @@ enum LiveCommand {
     return false
   }
 
-  /// Applies one command to every rig player of a `send --rig` run, on one instant of the rig's
-  /// timeline per player; returns true for `stop`.
-  static func apply(_ command: String, _ argument: String?, to players: [RigPlayer]) throws -> Bool {
-    let action = try action(command, argument)
-    for player in players {
-      switch action {
-      case .parameters(let parameters): try player.sendParameters(parameters)
-      case .pause: try player.pause()
-      case .resume: try player.resume()
-      case .seek(let offset): try player.seek(toOffset: offset)
-      case .stop: try player.stop()
-      case .start, .set: break  // not commands
+  /// Reads commands from standard input on a thread of its own (`name`) and applies them to
+  /// `players` until input ends, `isOver` says the run is over, or `stop` (then `stopped`).
+  static func startReader(
+    _ players: [any LivePlayer], name: String, isOver: @escaping @Sendable () -> Bool, stopped: @escaping @Sendable () -> Void
+  ) {
+    let thread = Thread {
+      while let line = readLine() {
+        if isOver() { return }
+        let words = line.split(separator: " ").map(String.init)
+        guard let command = words.first else { continue }
+        do {
+          if try apply(command, words.dropFirst().first, to: players) { return stopped() }
+        } catch {
+          printError("live: \(error)")
+        }
       }
     }
-    if case .stop = action { return true }
-    return false
+    thread.name = name
+    thread.start()
   }
 }
+
+/// What `--live` commands reach: an engine's player, or a rig's (their methods' typed errors
+/// are `Error`s here).
+protocol LivePlayer: Sendable {
+  func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) throws
+  func pause(atTime time: Double) throws
+  func resume(atTime time: Double) throws
+  func seek(toOffset offset: Double, atTime time: Double) throws
+  func stop(atTime time: Double) throws
+}
+
+extension HapticAdvancedPatternPlayer: LivePlayer {}
+extension RigPlayer: LivePlayer {}

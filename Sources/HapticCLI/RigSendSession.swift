@@ -154,25 +154,13 @@ final class RigSendSession: Sendable {
   }
 
   private func startLiveReader(_ players: [RigPlayer]) {
-    let thread = Thread { [self] in
-      while let line = readLine() {
-        if state.withLock({ $0.finished || $0.interrupted }) { return }
-        let words = line.split(separator: " ").map(String.init)
-        guard let command = words.first else { continue }
-        do {
-          if try LiveCommand.apply(command, words.dropFirst().first, to: players) {
-            state.withLock {
-              $0.stoppedBy = "stop"
-              $0.finished = true
-            }
-            return
-          }
-        } catch {
-          printError("live: \(error)")
+    LiveCommand.startReader(
+      players, name: "send --rig --live", isOver: { [state] in state.withLock { $0.finished || $0.interrupted } },
+      stopped: { [state] in
+        state.withLock {
+          $0.stoppedBy = "stop"
+          $0.finished = true
         }
-      }
-    }
-    thread.name = "send --rig --live"
-    thread.start()
+      })
   }
 }

@@ -179,26 +179,14 @@ final class SendSession: Sendable {
   }
 
   private func startLiveReader(_ players: [HapticAdvancedPatternPlayer]) {
-    let thread = Thread { [self] in
-      while let line = readLine() {
-        if state.withLock({ $0.finished || $0.interrupted }) { return }
-        let words = line.split(separator: " ").map(String.init)
-        guard let command = words.first else { continue }
-        do {
-          if try LiveCommand.apply(command, words.dropFirst().first, to: players) {
-            state.withLock { state in
-              state.stoppedBy = "stop"
-              state.finished = true
-            }
-            return
-          }
-        } catch {
-          printError("live: \(error)")
+    LiveCommand.startReader(
+      players, name: "send --live", isOver: { [state] in state.withLock { $0.finished || $0.interrupted } },
+      stopped: { [state] in
+        state.withLock { state in
+          state.stoppedBy = "stop"
+          state.finished = true
         }
-      }
-    }
-    thread.name = "send --live"
-    thread.start()
+      })
   }
 
   private func installSignalHandlers() {

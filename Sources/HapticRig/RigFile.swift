@@ -1,3 +1,5 @@
+import HapticCore
+
 /// A rig file (schema 1): boards, each on a port (local, or on another machine through
 /// ser2net), and the actuators on them by name, with optional groups and positions.
 /// docs/rigs.md documents every field.
@@ -138,9 +140,5 @@ public struct RigFileError: Error, Sendable, Hashable, CustomStringConvertible {
     self.problems = problems
   }
 
-  public var description: String {
-    let head = file.map { "\($0): " } ?? ""
-    if problems.count == 1 { return head + problems[0].description }
-    return head + "\(problems.count) problems:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
-  }
+  public var description: String { ProblemList.text(file: file, problems: problems) }
 }

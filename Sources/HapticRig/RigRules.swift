@@ -14,6 +14,11 @@ enum RigRules {
       let place = locations[path]
       problems.append(.init(path, message, line: place?.line, column: place?.column))
     }
+    /// Records `key` as taken by entry `index` in `taken`; when an earlier entry took it, the
+    /// problem `clash(earlier)` at `path`.
+    func claim(_ key: String, _ index: Int, in taken: inout [String: Int], _ path: String, _ clash: (Int) -> String) {
+      if let first = taken[key] { check(false, path, clash(first)) } else { taken[key] = index }
+    }
     check(rig.schema == 1, "schema", "version \(rig.schema) is not supported (this hapticctl reads schema 1)")
     check(!rig.boards.isEmpty && rig.boards.count <= RigFile.maximumBoards, "boards", "1–\(RigFile.maximumBoards) boards")
     check(
@@ -24,17 +29,9 @@ enum RigRules {
     for (index, board) in rig.boards.enumerated() {
       let path = "boards[\(index)]"
       check(isName(board.name), "\(path).name", "1–32 letters, digits, '-' or '_' (e.g. \"left-sleeve\")")
-      if let first = boardNames[board.name] {
-        check(false, "\(path).name", "'\(board.name)' names boards[\(first)] already")
-      } else {
-        boardNames[board.name] = index
-      }
+      claim(board.name, index, in: &boardNames, "\(path).name") { "'\(board.name)' names boards[\($0)] already" }
       check(!board.port.isEmpty, "\(path).port", "must not be empty (a serial port, tcp://HOST:PORT or rfc2217://HOST:PORT)")
-      if let first = ports[board.port] {
-        check(false, "\(path).port", "\(board.port) is boards[\(first)]'s port already (one board per port)")
-      } else {
-        ports[board.port] = index
-      }
+      claim(board.port, index, in: &ports, "\(path).port") { "\(board.port) is boards[\($0)]'s port already (one board per port)" }
       if let id = board.board { check(knownBoard(id), "\(path).board", "no board '\(id)' (hapticctl boards list shows them)") }
       if let baud = board.baud {
         check(supportedBauds.contains(baud), "\(path).baud", "\(baud) is not a supported rate (1200 resets boards)")
@@ -45,20 +42,13 @@ enum RigRules {
     for (index, actuator) in rig.actuators.enumerated() {
       let path = "actuators[\(index)]"
       check(isName(actuator.name), "\(path).name", "1–32 letters, digits, '-' or '_' (e.g. \"front-3\")")
-      if let first = actuatorNames[actuator.name] {
-        check(false, "\(path).name", "'\(actuator.name)' names actuators[\(first)] already")
-      } else {
-        actuatorNames[actuator.name] = index
-      }
+      claim(actuator.name, index, in: &actuatorNames, "\(path).name") { "'\(actuator.name)' names actuators[\($0)] already" }
       check(
         boardNames[actuator.board] != nil, "\(path).board",
         "no board named '\(actuator.board)' (boards: \(rig.boards.map(\.name).joined(separator: ", ")))")
       check((0...7).contains(actuator.channel), "\(path).channel", "must be a channel 0–7")
-      let key = "\(actuator.board)#\(actuator.channel)"
-      if let first = channels[key] {
-        check(false, "\(path).channel", "channel \(actuator.channel) of \(actuator.board) is actuators[\(first)] already")
-      } else {
-        channels[key] = index
+      claim("\(actuator.board)#\(actuator.channel)", index, in: &channels, "\(path).channel") {
+        "channel \(actuator.channel) of \(actuator.board) is actuators[\($0)] already"
       }
       for group in actuator.groups {
         check(isName(group), "\(path).group", "'\(group)': a group's name is 1–32 letters, digits, '-' or '_' (e.g. \"chest\")")
