@@ -5,11 +5,12 @@ import HapticLocks
 extension RigPlayer {
   /// Board `index` rejoined the rig: its part is made again on the board's new engine and, when
   /// the player is playing, started on the next instant the board can make at the pattern time
-  /// the other boards are at (looping where they loop), so it plays on in step with them.
+  /// the other boards are at (looping where they loop), so it plays on in step with them. A
+  /// paused player's part waits idle (its resume does not reach it: start the player again).
   func rejoin(board index: Int) {
     guard let channels = channels[index] else { return }
     let engine = rig.members[index].engine
-    let settings = state.withLock { ($0.loop, $0.loopEnd, $0.rate, $0.startedAt) }
+    let settings = state.withLock { ($0.loop, $0.loopEnd, $0.rate, $0.pausedAt == nil ? $0.startedAt : nil) }
     guard let player = try? engine.makeAdvancedPlayer(with: pattern, channels: channels) else { return }
     player.loopEnabled = settings.0
     player.loopEnd = settings.1
@@ -17,7 +18,7 @@ extension RigPlayer {
     let resumes = state.withLock { state -> Bool in
       state.parts.removeAll { $0.board == index }
       state.parts.append(part)
-      guard state.startedAt != nil else { return false }
+      guard state.startedAt != nil, state.pausedAt == nil else { return false }
       state.remaining += 1
       return true
     }

@@ -35,7 +35,7 @@ extension RigPlayer {
   /// One look of the steering: a playing player's boards whose clock slope moved since their
   /// rate was set get it again (a rate change keeps the pattern time exactly: `PlayerTrack`).
   func followSlopes() {
-    let (parts, rate, started) = state.withLock { ($0.parts, $0.rate, $0.startedAt) }
+    let (parts, rate, started) = state.withLock { ($0.parts, $0.rate, $0.pausedAt == nil ? $0.startedAt : nil) }
     // Not before it has played a while: its rate was set at the start, and the engine reads a
     // track as playing from when the render passed its start, a lookahead before the board does.
     guard let started, rig.currentTime > started + Rig.steeringPeriod else { return }

@@ -28,8 +28,11 @@ public final class RigPlayer: Sendable {
     var remaining = 0
     var handler: (@Sendable ((any Error)?) -> Void)?
     var firstError: RigError?
-    /// The rig time of the last start, while it plays (nil before a start and after a stop).
+    /// The rig time the pattern would have started at to be where it is, while it plays or is
+    /// paused (nil before a start and after a stop or its end): a pause and a seek move it.
     var startedAt: Double?
+    /// The rig time of the pause, while paused.
+    var pausedAt: Double?
     var loop = false
     var loopEnd = 0.0
     var rate = 1.0
@@ -71,24 +74,35 @@ public final class RigPlayer: Sendable {
     for part in present { rig.members[part.board].engine.alignFrames(atHost: rig.linkHostTime(part.board, atRigTime: instant)) }
     steerAll()
     let at = try apply(at: instant) { player, t throws(HapticEngineError) in try player.start(atTime: t) }
-    state.withLock { $0.startedAt = at }
+    state.withLock {
+      $0.startedAt = at
+      $0.pausedAt = nil
+    }
     return at
   }
 
   /// Stops on every board at rig time `time` (0: the earliest common instant).
   public func stop(atTime time: Double = 0) throws(RigError) {
-    state.withLock { $0.startedAt = nil }
+    state.withLock {
+      $0.startedAt = nil
+      $0.pausedAt = nil
+    }
     try apply(at: time) { player, t throws(HapticEngineError) in try player.stop(atTime: t) }
   }
 
   /// Pauses on every board.
   public func pause(atTime time: Double = 0) throws(RigError) {
-    try apply(at: time) { player, t throws(HapticEngineError) in try player.pause(atTime: t) }
+    let at = try apply(at: time) { player, t throws(HapticEngineError) in try player.pause(atTime: t) }
+    state.withLock { if $0.pausedAt == nil { $0.pausedAt = at } }
   }
 
   /// Resumes on every board.
   public func resume(atTime time: Double = 0) throws(RigError) {
-    try apply(at: time) { player, t throws(HapticEngineError) in try player.resume(atTime: t) }
+    let at = try apply(at: time) { player, t throws(HapticEngineError) in try player.resume(atTime: t) }
+    state.withLock { state in
+      if let paused = state.pausedAt { state.startedAt = state.startedAt.map { $0 + (at - paused) } }
+      state.pausedAt = nil
+    }
   }
 
   /// Moves to pattern time `offset` on every board at rig time `time`.
@@ -129,6 +143,7 @@ public final class RigPlayer: Sendable {
   public func cancel() {
     let parts = state.withLock { state in
       state.startedAt = nil
+      state.pausedAt = nil
       return state.parts
     }
     for part in parts { try? part.player.cancel() }
@@ -156,6 +171,7 @@ public final class RigPlayer: Sendable {
         state.remaining -= 1
         guard state.remaining == 0 else { return nil }
         state.startedAt = nil
+        state.pausedAt = nil
         return (state.handler, state.firstError)
       }
       if let call { call.handler?(call.error) }
