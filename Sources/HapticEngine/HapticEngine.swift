@@ -152,6 +152,16 @@ public final class HapticEngine: Sendable {
 
   /// An engine on the board at a serial port or pseudo-terminal, found at one of `rates` (by
   /// default the built-in boards' rates: HapticTransport's `LineRates.builtIn`).
+  ///
+  /// - Parameters:
+  ///   - port: the port: a serial port, a pseudo-terminal, `tcp://HOST:PORT` or
+  ///     `rfc2217://HOST:PORT`.
+  ///   - rates: the rates the board may talk at, tried in turn.
+  ///   - configuration: the engine's settings.
+  ///   - clockInterval: seconds between clock queries once synchronised (nil: the link's
+  ///     default, about one a second; a rig asks ten a second).
+  ///   - profileFor: the renderer profile for the probed board and its identity (nil: the one
+  ///     its capabilities imply).
   public static func serial(
     port: String, rates: LineRates = .builtIn, configuration: Configuration = Configuration(), clockInterval: Double? = nil,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }

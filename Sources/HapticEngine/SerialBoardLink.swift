@@ -60,9 +60,10 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - rates: the rates the board may talk at, tried in turn; the one it answers at (on a
   ///     pseudo-terminal, its board file's) is the link's timers'.
   ///   - probeTimeout: how long the probe waits for the board, seconds.
+  ///   - clockInterval: as for ``init(port:rates:probeTimeout:clockInterval:profileFor:)``.
   ///   - profileFor: the renderer profile for the probed board and its identity; `nil` falls
   ///     back to `BoardProfile(capabilities:)` (HapticWire).
-  /// - Throws: as ``init(port:rates:probeTimeout:profileFor:)``, but for opening the port.
+  /// - Throws: as ``init(port:rates:probeTimeout:clockInterval:profileFor:)``, but for opening the port.
   public init(
     transport: any ByteTransport, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
