@@ -49,10 +49,15 @@ struct OnsetReportTests {
     let sent = try report([
       "send", "Examples/pair-lra.ahap", "--port", server.firstLine, "--lookahead-ms", "5", "--max-lookahead-ms", "5",
     ])
-    let late = try #require(sent["late_segments"] as? Int)
-    // 3 % of bytes lost with 5 ms of lookahead: resends reach the board after their start.
-    #expect(late > 0, "\(sent)")
     #expect(sent["max_onset_error_ms"] is NSNull, "\(sent)")
-    #expect((sent["onset_error_basis"] as? String)?.contains("\(late) batches reached the board late") == true, "\(sent)")
+    let basis = sent["onset_error_basis"] as? String ?? ""
+    // The count comes with the board's final status, which 3 % loss can keep from arriving in
+    // the half second the report waits (once in CI, at 8706bb9): then that is the reason given.
+    if basis == "not measured: the board did not answer the final status" { return }
+    let late = try #require(sent["late_segments"] as? Int)
+    // 3 % of bytes lost with 5 ms of lookahead: resends reach the board after their start
+    // (21–26 late batches in runs here).
+    #expect(late > 0, "\(sent)")
+    #expect(basis.contains("\(late) batches reached the board late"), "\(sent)")
   }
 }
