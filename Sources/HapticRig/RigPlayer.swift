@@ -1,5 +1,5 @@
 public import HapticCore
-public import HapticEngine
+import HapticEngine
 import HapticLocks
 
 /// Players of one pattern on several boards, started, stopped and changed on one instant of
@@ -147,11 +147,6 @@ public final class RigPlayer: Sendable {
       return state.parts
     }
     for part in parts { try? part.player.cancel() }
-  }
-
-  /// The per-board players, with their board's name (reports).
-  public var boardPlayers: [(board: String, player: HapticAdvancedPatternPlayer)] {
-    state.withLock { $0.parts }.map { (rig.members[$0.board].entry.name, $0.player) }
   }
 
   private func set(_ change: (inout State) -> Void, apply: (HapticAdvancedPatternPlayer) -> Void) {
