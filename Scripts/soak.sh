@@ -53,7 +53,7 @@ minute_start=$SECONDS
 
 start=$SECONDS
 deadline=$((start + minutes * 60))
-runs=0 played=0 resets=0 kills=0 failures=0 after_reset=0 underruns=0 late=0 index=0
+runs=0 played=0 resets=0 kills=0 failures=0 after_reset=0 underruns=0 late=0 unanswered=0 index=0
 echo "soak: ${minutes} min over $port (${faults[*]}), corpus ${#patterns[@]} files, work in $dir"
 while ((SECONDS < deadline)); do
   pattern=${patterns[index % ${#patterns[@]}]}
@@ -76,8 +76,12 @@ while ((SECONDS < deadline)); do
     if ((status == 0)); then
       played=$((played + 1))
       after_reset=0
-      underruns=$((underruns + $(grep -o '"underruns":[0-9]*' <<<"$report" | cut -d: -f2)))
-      late=$((late + $(grep -o '"late_segments":[0-9]*' <<<"$report" | cut -d: -f2)))
+      if grep -q '"board_status_answered":true' <<<"$report"; then
+        underruns=$((underruns + $(grep -o '"underruns":[0-9]*' <<<"$report" | cut -d: -f2)))
+        late=$((late + $(grep -o '"late_segments":[0-9]*' <<<"$report" | cut -d: -f2)))
+      else
+        unanswered=$((unanswered + 1)) # the board's counts of this run are unknown
+      fi
     elif [[ $stopped == reset ]] && ((after_reset == 0)); then
       resets=$((resets + 1))
       after_reset=1 # the next send must play
@@ -138,7 +142,7 @@ echo
 echo "soak summary ($dir)"
 echo "  minutes: $minutes; runs: $runs (played to the end: $played, reset mid-pattern and reported: $resets, killed: $kills, failed: $failures)"
 echo "  faults: ${faults[*]}; board resets: $board_resets"
-echo "  sends that played: $underruns underruns, $late late segments (board events file: $board_underruns underruns, resets and kills included)"
+echo "  sends that played: $underruns underruns, $late late segments, $unanswered whose board did not answer its final status (counts unknown; board events file: $board_underruns underruns, resets and kills included)"
 echo "  host deaths while driving: $deaths; drive 0 ≤ $worst_silent ms after (watchdog stops ≤ $worst_stop ms after); over 100 ms + a frame: $bad_deaths"
 echo "  server RSS: $rss_start kB at start, $rss_end kB at end ($growth %); CPU per minute: ${cpu_minutes[*]:-n/a} %"
 # Underruns and late segments are figures, not failures: a send starts on a fresh link whose

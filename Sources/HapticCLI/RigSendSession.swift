@@ -94,7 +94,7 @@ final class RigSendSession: Sendable {
     let (interrupted, stoppedBy) = state.withLock { ($0.interrupted, $0.stoppedBy) }
     if interrupted || stoppedBy == "board-loss" { for player in players { player.cancel() } }
     let boardReports = rig.members.map { member -> (String, HapticEngine, HapticEngine.Report) in
-      (member.entry.name, member.engine, member.engine.isRunning ? member.engine.reportWithBoardStatus(timeout: 0.5) : member.engine.report)
+      (member.entry.name, member.engine, member.engine.isRunning ? member.engine.reportWithBoardStatus(timeout: 1) : member.engine.report)
     }
     // A board still lost at the end did not play its part; one that rejoined played on.
     let stillLost = rig.members.compactMap { member in member.lost.map { (board: member.entry.name, reason: $0) } }
@@ -130,7 +130,9 @@ final class RigSendSession: Sendable {
       let entries = boards.map { name, engine, report -> JSONText in
         .object([
           ("name", .string(name)), ("board", .string(engine.capabilities.boardID)),
-          ("underruns", .int(report.underruns + report.boardUnderruns)), ("late_segments", .int(report.lateSegments)),
+          ("underruns", report.runUnderruns.map { .int($0) } ?? .null),
+          ("late_segments", report.runLateSegments.map { .int($0) } ?? .null),
+          ("board_status_answered", .bool(report.boardStatusAnswered)),
           ("retransmissions", .int(report.retransmissions)), ("recoveries", .int(report.recoveries)),
           ("lookahead_ms", .fixed(report.lookahead * 1000, digits: 1)),
           ("lost", lost.last { $0.board == name }.map { .string($0.reason) } ?? .null),
@@ -147,7 +149,7 @@ final class RigSendSession: Sendable {
       let times = rejoined.filter { $0 == name }.count
       let gone = (lost.last { $0.board == name }.map { "; lost: \($0.reason)" } ?? "") + (times > 0 ? ", rejoined" : "")
       lines.append(
-        "  \(name) (\(engine.capabilities.boardID)): \(report.underruns + report.boardUnderruns) underruns, \(report.lateSegments) late, "
+        "  \(name) (\(engine.capabilities.boardID)): \(report.boardCountsText), "
           + "\(report.retransmissions) retransmits, lookahead \(Decimal6.string(report.lookahead * 1000, digits: 1)) ms\(gone)")
     }
     return lines.joined(separator: "\n")

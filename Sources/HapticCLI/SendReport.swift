@@ -22,8 +22,8 @@ struct SendReport {
   /// Why the run ended: `end`, `stop`, `signal` or `reset`.
   var stoppedBy: String
 
-  /// Host and board underruns together.
-  var underruns: Int { engine.underruns + engine.boardUnderruns }
+  /// Host and board underruns together; nil when the board did not answer its final status.
+  var underruns: Int? { engine.runUnderruns }
 
   /// The `--json` object.
   var json: String {
@@ -38,8 +38,9 @@ struct SendReport {
       ("retransmits", .int(engine.retransmissions)),
       ("recoveries", .int(engine.recoveries)),
       ("lookahead_ms", .fixed(engine.lookahead * 1000, digits: 1)),
-      ("underruns", .int(underruns)),
-      ("late_segments", .int(engine.lateSegments)),
+      ("underruns", underruns.map { .int($0) } ?? .null),
+      ("late_segments", engine.runLateSegments.map { .int($0) } ?? .null),
+      ("board_status_answered", .bool(engine.boardStatusAnswered)),
       ("max_onset_error_ms", onsets.error.map { .fixed($0 * 1000, digits: 3) } ?? .null),
       ("onset_error_basis", .string(onsets.basis)),
       ("stopped_by", .string(stoppedBy)),
@@ -55,8 +56,24 @@ struct SendReport {
       driveDuration.map { "drive \(Decimal6.string($0, digits: 3)) s" },
     ].compactMap { $0 }.joined(separator: ", ")
     return "played on \(board): \(durations.isEmpty ? "" : durations + ", ")\(engine.framesRendered) frames, "
-      + "\(engine.wireBytes) wire bytes, \(engine.retransmissions) retransmits, \(underruns) underruns, "
-      + "\(engine.lateSegments) late segments, lookahead up to \(Decimal6.string(engine.lookahead * 1000, digits: 1)) ms, "
+      + "\(engine.wireBytes) wire bytes, \(engine.retransmissions) retransmits, \(engine.boardCountsText), "
+      + "lookahead up to \(Decimal6.string(engine.lookahead * 1000, digits: 1)) ms, "
       + "max onset error \(onsetText)"
+  }
+}
+
+extension HapticEngine.Report {
+  /// Host and board underruns of the run, nil when the board did not answer the final status
+  /// (its own counts would be those of an earlier status: too few, so none is claimed).
+  var runUnderruns: Int? { boardStatusAnswered ? underruns + boardUnderruns : nil }
+  /// Batches the board received late, nil when it did not answer the final status.
+  var runLateSegments: Int? { boardStatusAnswered ? lateSegments : nil }
+
+  /// "2 underruns, 0 late segments", or why the board's counts are not known.
+  var boardCountsText: String {
+    guard let underruns = runUnderruns, let late = runLateSegments else {
+      return "underruns and late segments unknown (the board did not answer its final status; the host's underruns: \(underruns))"
+    }
+    return "\(underruns) underruns, \(late) late segments"
   }
 }

@@ -89,7 +89,7 @@ final class SendSession: Sendable {
     }
     let wasReset = state.withLock { $0.stoppedBy == "reset" }
     // After a reset the board's counters started again: keep those of its last status before.
-    let report = wasReset ? engine.report : engine.reportWithBoardStatus(timeout: 0.5)
+    let report = wasReset ? engine.report : engine.reportWithBoardStatus(timeout: 1)
     // The drive came to rest where the engine's render did; a reset ended it where the run
     // ended (the board lost what it had queued).
     var drive = outcome.start.map { start in max((report.driveEnd ?? start) - start, 0) }
