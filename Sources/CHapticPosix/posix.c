@@ -36,6 +36,17 @@ static speed_t chaptic_speed(int baud) {
   }
 }
 
+int chaptic_get_baud(int fd) {
+  struct termios tio;
+  if (tcgetattr(fd, &tio) != 0) return -1;
+  speed_t speed = cfgetospeed(&tio);
+  static const int rates[] = {9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1500000, 2000000};
+  for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+    if (chaptic_speed(rates[i]) == speed) return rates[i];
+  }
+  return 0;
+}
+
 int chaptic_configure_serial(int fd, int baud) {
   speed_t speed = chaptic_speed(baud);
   if (speed == 0) { errno = EINVAL; return -1; }

@@ -16,6 +16,11 @@ struct Flash: ParsableCommand {
       the board: it must answer as the board flashed. Failures say what state the board is \
       left in. --dry-run prints the exact commands and touches nothing.
 
+      A board on another machine, served by ser2net's telnet(rfc2217) accepter, flashes \
+      through --port rfc2217://HOST:PORT: the board is reset by DTR over RFC 2217 and the \
+      tool runs on a local pseudo-terminal bridged to it (the rate it sets goes along). Raw \
+      tcp:// carries neither the rate nor DTR and is refused.
+
       The firmware sources are found beside a user board's file, in --boards-dir, in \
       $HAPTICCTL_DATA_DIR/Boards, in Boards/ of the hapticctl checkout holding the current \
       folder, or in the data Scripts/install.sh installs beside the program \
@@ -25,7 +30,7 @@ struct Flash: ParsableCommand {
   @Option(help: "Board id (hapticctl boards lists them).")
   var board: String
 
-  @Option(help: "Serial port of the board's bootloader (e.g. /dev/ttyACM0).")
+  @Option(help: "Serial port of the board's bootloader (e.g. /dev/ttyACM0), or rfc2217://HOST:PORT for a board on another machine (ser2net).")
   var port: String
 
   @Option(help: "Flash this firmware file instead of building the board's own.")
@@ -37,10 +42,17 @@ struct Flash: ParsableCommand {
   @OptionGroup var boardOptions: BoardOptions
 
   func run() throws {
-    // The flashing tool drives a local port's DTR for the bootloader's reset; a network port's
-    // would go through RFC 2217, which this does not do yet (issue 30).
-    if (try? NetworkAddress.parse(port)) != nil {
-      throw CLIError("cannot flash through a network port (\(port)): run hapticctl flash on the machine the board is plugged into; nothing was written")
+    let network: NetworkAddress?
+    do {
+      network = try NetworkAddress.parse(port)
+    } catch {
+      throw CLIError("cannot flash through \(port): \(error.description); nothing was written")
+    }
+    // A bootloader listens at its own rate after a reset by DTR: over a network only RFC 2217
+    // carries both (raw TCP keeps the rate ser2net was given, and has no DTR).
+    if let network, network.kind != .rfc2217 {
+      throw CLIError(
+        "cannot flash through \(port): raw TCP carries neither the bootloader's baud rate nor DTR (its reset); serve the port with ser2net's telnet(rfc2217) accepter and use rfc2217://\(network.host):\(network.port); nothing was written")
     }
     let definition = try boardOptions.board(board)
     guard let method = definition.file.flash, let build = definition.file.firmware else {
@@ -57,13 +69,21 @@ struct Flash: ParsableCommand {
       image = folders[0] + "/" + build.artifact
       if FirmwareLocator.needsBuild(artifact: image, sources: folders) { buildStep = (folders[0], build.build) }
     }
-    let arguments = method.arguments.map {
-      $0.replacingOccurrences(of: "{port}", with: port).replacingOccurrences(of: "{firmware}", with: image)
-        .replacingOccurrences(of: "{baud}", with: String(definition.file.link.baud))
+    let command = { (path: String) in
+      [method.tool]
+        + method.arguments.map {
+          $0.replacingOccurrences(of: "{port}", with: path).replacingOccurrences(of: "{firmware}", with: image)
+            .replacingOccurrences(of: "{baud}", with: String(definition.file.link.baud))
+        }
     }
     if dryRun {
       if let buildStep { print("(cd \(Shell.quote(buildStep.folder)) && \(buildStep.command.map(Shell.quote).joined(separator: " ")))") }
-      print(([method.tool] + arguments).map(Shell.quote).joined(separator: " "))
+      if network != nil {
+        print("# \(port): connect, reset the board by DTR over RFC 2217, and bridge it to a local pseudo-terminal PTY")
+        print(command("PTY").map(Shell.quote).joined(separator: " "))
+      } else {
+        print(command(port).map(Shell.quote).joined(separator: " "))
+      }
       return
     }
     if let buildStep {
@@ -74,23 +94,19 @@ struct Flash: ParsableCommand {
     }
     // A damaged image is refused before the board is touched.
     if image.hasSuffix(".hex") { try IntelHexCheck.validate(image) }
-    guard FileManager.default.fileExists(atPath: port) else {
+    if network == nil, !FileManager.default.fileExists(atPath: port) {
       throw CLIError("no such port \(port) (is the board plugged in? hapticctl ports lists ports)")
     }
-    guard let tool = Shell.find(method.tool) else {
+    guard Shell.find(method.tool) != nil else {
       throw CLIError("\(method.tool) not found on PATH (Debian/Ubuntu: sudo apt-get install \(method.tool))")
     }
-    // The flashing tool does not lock the port: a port another program holds (hapticctl's
-    // lock) is refused here, before the tool could write into someone else's session.
-    do {
-      try Transports.open(path: port, baud: definition.file.link.baud).close()
-    } catch {
-      if error.code == .portBusy {
-        throw CLIError("\(port) is busy: another program has it open (a running hapticctl send or sim, a serial monitor); nothing was written")
-      }
-      throw CLIError("cannot open \(port): \(error.description); nothing was written")
+    let flashed: (status: Int32, output: String)
+    if let network {
+      flashed = try flashThroughNetwork(network, command: command, tool: method.tool, baud: definition.file.link.baud)
+    } else {
+      try requireFree(baud: definition.file.link.baud)
+      flashed = try Shell.capture(command(port), what: method.tool)
     }
-    let flashed = try Shell.capture([tool] + arguments, what: method.tool)
     // What the tool said, less a pseudo-terminal's complaint that it has no DTR/RTS lines (an
     // emulated board resets on open instead).
     let said = flashed.output.split(separator: "\n").filter { !$0.contains("TIOCM") }
@@ -133,67 +149,5 @@ struct Flash: ParsableCommand {
         "\(tool) wrote the firmware to \(port) but verifying it failed: the board's flash holds a damaged image and it will not run until flashed again (the bootloader is still there: run flash again)")
     }
     return CLIError("\(tool) failed on \(port) (its messages are above); the board may hold a partial image: flash again")
-  }
-}
-
-/// Running external tools.
-enum Shell {
-  /// `text` quoted for a POSIX shell when it needs it.
-  static func quote(_ text: String) -> String {
-    let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0) }
-    return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
-
-  /// The executable `name` on PATH (or `name` itself when it is a path).
-  static func find(_ name: String) -> String? {
-    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-      let candidate = "\(folder)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-  }
-
-  /// Runs a command with its standard output and error captured together; standard input is
-  /// empty.
-  static func capture(_ command: [String], what: String) throws -> (status: Int32, output: String) {
-    guard let executable = find(command[0]) else { throw CLIError("\(command[0]) not found on PATH (needed for \(what))") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = Array(command.dropFirst())
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      throw CLIError("cannot run \(command[0]): \(error.localizedDescription)")
-    }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-  }
-
-  /// Runs a command with inherited standard streams (its standard output on standard error
-  /// when `quietStandardOutput`, for commands whose own output is machine-read); a failure is a
-  /// CLI error naming `what`.
-  static func run(_ command: [String], in folder: String?, what: String, quietStandardOutput: Bool = false) throws {
-    guard let executable = find(command[0]) else { throw CLIError("\(command[0]) not found on PATH (needed for \(what))") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = Array(command.dropFirst())
-    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-    if quietStandardOutput { process.standardOutput = FileHandle.standardError }
-    do {
-      try process.run()
-    } catch {
-      throw CLIError("cannot run \(command[0]): \(error.localizedDescription)")
-    }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw CLIError("\(what) failed (\(command[0]) exited with status \(process.terminationStatus))")
-    }
   }
 }

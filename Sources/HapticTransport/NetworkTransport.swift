@@ -126,6 +126,20 @@ public final class NetworkTransport: ByteTransport {
     if codec != nil { try writeRaw(TelnetCodec.setBaud(baud)) }
   }
 
+  /// Over RFC 2217, resets a board with the Uno's auto-reset as avrdude's `arduino` programmer
+  /// does on a local port: DTR and RTS off for 250 ms, then on (the edge reaches the reset pin
+  /// through the board's capacitor), then 50 ms for the bootloader to start listening. Returns
+  /// false over raw TCP, which carries no control lines (the far port's open is then the only
+  /// reset: ser2net opens it when a client connects).
+  public func pulseReset() throws(TransportError) -> Bool {
+    guard codec != nil else { return false }
+    try writeRaw(TelnetCodec.controlLines(on: false))
+    usleep(250_000)
+    try writeRaw(TelnetCodec.controlLines(on: true))
+    usleep(50_000)
+    return true
+  }
+
   /// Raw TCP: the far port keeps the bridge's rate whatever this side asks, so a board answers
   /// at any rate and its board file's rate is the line's. RFC 2217 sets the far port's rate:
   /// the rate a board answered at is the line's, as on a local serial port.

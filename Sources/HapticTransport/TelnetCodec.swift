@@ -90,8 +90,12 @@ struct TelnetCodec: Sendable {
   /// bit, no flow control, DTR and RTS on.
   static func lineSetup(baud: Int) -> [UInt8] {
     setBaud(baud) + command(.setDataSize, [8]) + command(.setParity, [1]) + command(.setStopSize, [1])
-      + command(.setControl, [Control.noFlowControl.rawValue]) + command(.setControl, [Control.dtrOn.rawValue])
-      + command(.setControl, [Control.rtsOn.rawValue])
+      + command(.setControl, [Control.noFlowControl.rawValue]) + controlLines(on: true)
+  }
+
+  /// SET-CONTROL DTR and RTS both on, or both off.
+  static func controlLines(on: Bool) -> [UInt8] {
+    command(.setControl, [(on ? Control.dtrOn : .dtrOff).rawValue]) + command(.setControl, [(on ? Control.rtsOn : .rtsOff).rawValue])
   }
 
   /// Takes the telnet commands out of `bytes`, answering option requests (yes to binary, no

@@ -79,6 +79,40 @@ struct FlashEndToEndTests {
     #expect(rtp.last?.value == 0, "the drive ends at RTP \(rtp.last.map { String($0.value) } ?? "none")")
   }
 
+  @Test("A blank board on another machine: flash through ser2net over RFC 2217, verified, then it plays over the network")
+  func flashThroughSer2Net() throws {
+    try EmulatedBoardTests.requireBuilt()
+    let directory = try CLIRunner.scratchFolder("flash-remote")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let trace = directory.appendingPathComponent("registers.csv")
+    let emulator = try Self.board(blank: true, trace: trace)
+    defer { emulator.stop() }
+    // ser2net at the firmware's rate: the bootloader's 115 200 is set over RFC 2217 as avrdude
+    // sets it on the bridge, and the firmware's 500 000 again when the probe connects.
+    let bridge = try Ser2Net(device: emulator.ptyPath, baud: 500_000)
+    // Raw TCP carries neither the rate nor DTR: refused before anything is touched.
+    let raw = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", bridge.raw])
+    #expect(raw.status == 1 && raw.stderr.contains("raw TCP carries neither") && raw.stderr.contains("nothing was written"), "\(raw.stderr)")
+    let (flash, flashSeconds) = try Self.seconds {
+      try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", bridge.rfc2217])
+    }
+    #expect(flash.status == 0, "flash: exit \(flash.status)\n\(flash.stdout)\n\(flash.stderr)\n\(emulator.stderrText)")
+    #expect(flash.stderr.contains("board reset by DTR over RFC 2217"), "\(flash.stderr)")
+    #expect(flash.stderr.contains("bytes of flash verified"), "avrdude verified nothing:\n\(flash.stderr)")
+    #expect(flash.stdout.contains("uno-drv2605l") && flash.stdout.contains("haptics: supported"), "\(flash.stdout)")
+    // The flashed board plays over the network, and the actuator is driven.
+    let send = try CLIRunner.run(["send", "--preset", "success", "--port", bridge.rfc2217, "--json"])
+    #expect(send.status == 0, "send: \(send.stdout)\(send.stderr)")
+    let report = (try? JSONSerialization.jsonObject(with: Data(send.stdout.utf8))) as? [String: Any] ?? [:]
+    #expect(report["board"] as? String == "uno-drv2605l" && report["stopped_by"] as? String == "end", "\(report)")
+    let log = emulator.stop().stderr
+    let writes = try EmulatorTrace(contentsOf: trace).writes
+    let boot = try #require(writes.lastIndex { $0.register == 26 }, "no DRV2605L initialisation in the trace\n\(log)")
+    let driven = writes[boot...].filter { $0.register == EmulatorTrace.rtpInput && $0.value != 0 }
+    #expect(!driven.isEmpty, "no drive after flashing through ser2net\n\(log)")
+    print("flash through ser2net (RFC 2217): \(String(format: "%.2f", flashSeconds)) s, \(driven.count) RTP writes of drive")
+  }
+
   @Test("No bootloader answering: flash fails within 10 s, says nothing was written, the board still plays")
   func noBootloader() throws {
     try EmulatedBoardTests.requireBuilt()

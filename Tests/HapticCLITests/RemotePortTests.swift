@@ -66,8 +66,14 @@ struct RemotePortTests {
       let probe = try CLIRunner.run(["probe", "--port", url])
       #expect(probe.status != 0 && probe.stderr.contains(url) && probe.stderr.contains(why), "\(url): \(probe.stderr)")
     }
-    // Flashing needs the bootloader's reset on a local port's DTR: refused before anything runs.
-    let flash = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", "rfc2217://127.0.0.1:\(port)"])
-    #expect(flash.status != 0 && flash.stderr.contains("cannot flash through a network port"), "\(flash.stderr)")
+    // flash names the URL nobody listens on, a malformed one, and raw TCP (no rate, no DTR).
+    let flashCases = [
+      ("rfc2217://127.0.0.1:\(port)", "cannot connect to rfc2217://127.0.0.1:\(port)"), ("tcp://127.0.0.1", "no port"),
+      ("tcp://127.0.0.1:\(port)", "raw TCP carries neither"),
+    ]
+    for (url, why) in flashCases {
+      let flash = try CLIRunner.run(["flash", "--board", "uno-drv2605l", "--port", url])
+      #expect(flash.status == 1 && flash.stderr.contains(why) && flash.stderr.contains("nothing was written"), "\(url): \(flash.stderr)")
+    }
   }
 }

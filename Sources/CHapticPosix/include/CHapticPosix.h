@@ -11,6 +11,10 @@ int chaptic_open_pty(char *slave_path, size_t capacity);
 /// (a standard rate; returns -1 with EINVAL otherwise). Returns 0 or -1 with errno.
 int chaptic_configure_serial(int fd, int baud);
 
+/// The output baud rate `fd`'s termios is set to, as a number (a standard rate of
+/// chaptic_configure_serial), 0 for any other, or -1 with errno.
+int chaptic_get_baud(int fd);
+
 /// Asserts DTR (TIOCMBIS). Returns 0, or -1 with errno (ENOTTY/EINVAL on ptys: callers ignore).
 int chaptic_assert_dtr(int fd);
 
