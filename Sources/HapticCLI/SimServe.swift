@@ -47,8 +47,11 @@ struct SimServe: ParsableCommand {
   @Option(parsing: .unconditional, help: "Probability that a byte is corrupted, each direction (0…1).")
   var corrupt = 0.0
 
-  @Option(parsing: .unconditional, help: "Extra delay of the board's replies, milliseconds.")
+  @Option(parsing: .unconditional, help: "Extra one-way delay in each direction, milliseconds, as a network adds: bytes reach the board this much later, replies leave this much later.")
   var delayMs = 0.0
+
+  @Option(parsing: .unconditional, help: "Each piece's delay drawn from --delay-ms ± this, milliseconds (in order, as TCP keeps it).")
+  var jitterMs = 0.0
 
   @Option(parsing: .unconditional, help: "Watchdog timeout at boot, milliseconds (10–5000).")
   var watchdogMs = 100
@@ -83,6 +86,7 @@ struct SimServe: ParsableCommand {
     guard (10...5000).contains(watchdogMs) else { throw ValidationError("--watchdog-ms must be 10–5000") }
     guard abs(driftPPM) <= 10_000 else { throw ValidationError("--drift-ppm must be within ±10000") }
     guard delayMs >= 0 && delayMs <= 10_000 else { throw ValidationError("--delay-ms must be 0–10000") }
+    guard jitterMs >= 0 && jitterMs <= 10_000 else { throw ValidationError("--jitter-ms must be 0–10000") }
     if let actualF0, !(actualF0 >= 40 && actualF0 <= 1000) { throw ValidationError("--actual-f0 must be 40–1000 Hz") }
     if let resetAt, !(resetAt >= 0 && resetAt.isFinite) { throw ValidationError("--reset-at must be a time ≥ 0") }
     if let resetEvery, !(resetEvery >= 0.1 && resetEvery <= 86_400) {
@@ -123,6 +127,7 @@ struct SimServe: ParsableCommand {
     faults.dropRate = drop
     faults.corruptRate = corrupt
     faults.delay = delayMs / 1000
+    faults.jitter = jitterMs / 1000
     faults.disconnectAt = disconnectAt
     faults.resetAt = resetAt
     faults.resetInterval = resetEvery

@@ -25,8 +25,12 @@ public final class SimulatorServer: @unchecked Sendable {
     public var dropRate = 0.0
     /// Probability that a byte gets one bit flipped (each direction).
     public var corruptRate = 0.0
-    /// Extra one-way delay of the board's replies, seconds.
+    /// Extra one-way delay in each direction, seconds, as a network adds it: what the host
+    /// writes reaches the board this much later, and the board's replies leave this much later.
     public var delay = 0.0
+    /// The largest departure from ``delay`` either way, seconds: each piece's delay is drawn
+    /// uniformly from `delay ± jitter` (seeded by ``seed``), and pieces keep their order.
+    public var jitter = 0.0
     /// Close the link (as an unplugged cable) at this many seconds after start.
     public var disconnectAt: Double?
     /// Reset the board (as a brown-out) at this many seconds after start.
@@ -112,6 +116,8 @@ public final class SimulatorServer: @unchecked Sendable {
     var inbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed)
     var outbound = FaultModel(dropRate: faults.dropRate, corruptRate: faults.corruptRate, seed: faults.seed &+ 1)
     var delayed: [(due: Double, bytes: [UInt8])] = []
+    var inboundDelay = LineDelay(delay: faults.delay, jitter: faults.jitter, seed: faults.seed &+ 2)
+    var outboundDelay = LineDelay(delay: faults.delay, jitter: faults.jitter, seed: faults.seed &+ 3)
     var nextReset = faults.resetAt ?? faults.resetInterval
     // A pseudo-terminal nobody opened yet reads as open (no hang-up before a first close).
     var hostPresent = true
@@ -126,11 +132,13 @@ public final class SimulatorServer: @unchecked Sendable {
       var clientGone = false
       do {
         // A piece still on the line wakes the loop when it lands (its handling does not wait for
-        // that wake-up: it happens at the arrival in simulated time).
-        let wait = inboundQueue.first.map { min(max($0.at - elapsed(), 0), period) } ?? period
+        // that wake-up: it happens at the arrival in simulated time); so does a delayed reply.
+        let next = min(inboundQueue.first?.at ?? .infinity, delayed.first?.due ?? .infinity)
+        let wait = next.isFinite ? min(max(next - elapsed(), 0), period) : period
         if let timed {
           for piece in try timed.readTimed(timeout: wait) {
-            inboundQueue.append((serverSeconds(at: piece.arrival), piece.bytes))
+            let arrival = serverSeconds(at: piece.arrival)
+            inboundQueue.append((inboundDelay.isActive ? inboundDelay.due(sentAt: arrival) : arrival, piece.bytes))
             received += piece.bytes
           }
         } else {
@@ -161,7 +169,7 @@ public final class SimulatorServer: @unchecked Sendable {
         out += board.advance(to: t, trace: &steps)
       }
       // Untimed input is the board's at this pass, as read.
-      if timed == nil && !received.isEmpty { inboundQueue.append((t, received)) }
+      if timed == nil && !received.isEmpty { inboundQueue.append((inboundDelay.isActive ? inboundDelay.due(sentAt: t) : t, received)) }
       lock.withLock {
         report.bytesIn += received.count
         let behind = t - board.time
@@ -196,8 +204,8 @@ public final class SimulatorServer: @unchecked Sendable {
         }
       }
       out = outbound.apply(out)
-      if faults.delay > 0 {
-        if !out.isEmpty { delayed.append((t + faults.delay, out)) }
+      if outboundDelay.isActive {
+        if !out.isEmpty { delayed.append((outboundDelay.due(sentAt: t), out)) }
         out = []
         while let first = delayed.first, first.due <= t {
           out += first.bytes

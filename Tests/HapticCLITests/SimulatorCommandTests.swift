@@ -29,6 +29,21 @@ struct SimulatorCommandTests {
     #expect(!FileManager.default.fileExists(atPath: link), "the link is removed on exit")
   }
 
+  @Test("sim serve --delay-ms delays both ways, as a network does: the probe's round trip is two one-way delays")
+  func symmetricDelay() throws {
+    let server = try BackgroundCLI(["sim", "serve", "--delay-ms", "5", "--jitter-ms", "1"])
+    defer { _ = server.terminate() }
+    let probe = try CLIRunner.run(["probe", "--port", server.firstLine, "--json"])
+    #expect(probe.status == 0, "\(probe.stdout)\(probe.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
+    // The probe's round trip is its fastest: at least (5 − 1) ms each way. With the replies
+    // alone delayed it was 5 ms and a little.
+    let roundTrip = try #require(object["round_trip_ms"] as? Double)
+    #expect(roundTrip >= 8 && roundTrip < 14, "round trip \(roundTrip) ms")
+    let bad = try CLIRunner.run(["sim", "serve", "--jitter-ms", "-1"])
+    #expect(bad.status == 64 && bad.stderr.contains("--jitter-ms must be 0–10000"), "\(bad.stderr)")
+  }
+
   @Test("sim serve --no-actuator: the probe gates haptics off")
   func noActuator() throws {
     let server = try BackgroundCLI(["sim", "serve", "--no-actuator"])
