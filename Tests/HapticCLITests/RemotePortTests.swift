@@ -1,4 +1,5 @@
 import Foundation
+import HapticTestSupport
 import Testing
 
 /// Boards on another machine (issue 30, remote ports): `--port tcp://HOST:PORT` and
@@ -34,6 +35,27 @@ struct RemotePortTests {
     let driven = rows.filter { $0.1 != 0 }.map(\.0)
     let runs = zip(driven, driven.dropFirst()).filter { $1 - $0 > 0.5 }.count + (driven.isEmpty ? 0 : 1)
     #expect(runs == 2, "the board drove in \(runs) runs: \(driven.first ?? -1)…\(driven.last ?? -1)")
+  }
+
+  @Test(
+    "1 % loss + 0.1 % corruption behind ser2net (RFC 2217, 2 ± 1 ms each way): the 15 s pattern plays with 0 underruns and 0 late",
+    .enabled(if: TestCorpus.isPresent, "needs the shared corpus ../shared/corpus/ahap beside the checkout (a plain clone has none)"))
+  func lossyRemoteLink() throws {
+    // 10 of 10 runs 0/0 here (5 with the delay, 5 without, raw TCP and RFC 2217); seeded, so a
+    // failure replays with its seed.
+    let board = try BackgroundCLI([
+      "sim", "serve", "--drop", "0.01", "--corrupt", "0.001", "--drift-ppm", "200", "--delay-ms", "2", "--jitter-ms", "1",
+      "--seed", "11",
+    ])
+    defer { _ = board.terminate() }
+    let bridge = try Ser2Net(device: board.firstLine, baud: 1_000_000)
+    let send = try CLIRunner.run(["send", LossyLinkTests.pattern, "--port", bridge.rfc2217, "--json"])
+    #expect(send.status == 0, "\(send.stdout)\(send.stderr)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(send.stdout.utf8)) as? [String: Any], "\(send.stdout)")
+    print("1 % loss through ser2net: \(report)")
+    #expect(try #require(report["drive_duration_s"] as? Double) > 14.9)
+    #expect(try #require(report["recoveries"] as? Int) > 50, "the faults were real")
+    #expect(report["underruns"] as? Int == 0 && report["late_segments"] as? Int == 0, "\(report)")
   }
 
   @Test("A bridge that goes away mid-send is reported like an unplugged board, naming the URL")
