@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "emu_clock.h"
 
+#include <inttypes.h>
 #include <time.h>
 
 #define BEHIND_SLIP_USEC 500000 /* re-anchor when it lags by more than this (else catch up) */
@@ -15,14 +16,24 @@ uint64_t emu_clock_wall_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void emu_clock_init(emu_clock_t *clock, uint32_t frequency, emu_events_t *events, avr_cycle_count_t cycle) {
-  *clock = (emu_clock_t){.frequency = frequency, .events = events};
+void emu_clock_init(emu_clock_t *clock, uint32_t frequency, emu_events_t *events, FILE *anchors, avr_cycle_count_t cycle) {
+  *clock = (emu_clock_t){.frequency = frequency, .events = events, .anchors = anchors};
   emu_clock_anchor(clock, cycle);
+}
+
+/* Nanoseconds of `cycles` at `frequency`, without overflowing for days of cycles. */
+static uint64_t cycles_ns(avr_cycle_count_t cycles, uint32_t frequency) {
+  return (uint64_t)(cycles / frequency) * 1000000000ull + (uint64_t)(cycles % frequency) * 1000000000ull / frequency;
 }
 
 void emu_clock_anchor(emu_clock_t *clock, avr_cycle_count_t cycle) {
   clock->anchor_wall_ns = emu_clock_wall_ns();
   clock->anchor_cycle = cycle;
+  if (clock->anchors) {
+    uint64_t ns = cycles_ns(cycle, clock->frequency);
+    fprintf(clock->anchors, "%" PRIu64 ".%03u,anchor,%" PRIu64 "\n", ns / 1000, (unsigned)(ns % 1000), clock->anchor_wall_ns - ns);
+    fflush(clock->anchors);
+  }
 }
 
 avr_cycle_count_t emu_clock_wall_cycle(const emu_clock_t *clock) {

@@ -26,6 +26,7 @@
 typedef struct {
   uint32_t frequency;              /* Hz */
   emu_events_t *events;            /* behind / caught_up rows */
+  FILE *anchors;                   /* the drive trace, for anchor rows (--anchors), or NULL */
   uint64_t anchor_wall_ns;         /* wall clock at anchor_cycle */
   avr_cycle_count_t anchor_cycle;
   unsigned long slips;             /* times the simulation fell over 500 ms behind: re-anchored */
@@ -40,7 +41,7 @@ typedef struct {
 uint64_t emu_clock_wall_ns(void);
 
 /* Starts following: `cycle` now stands for the wall-clock time now. */
-void emu_clock_init(emu_clock_t *clock, uint32_t frequency, emu_events_t *events, avr_cycle_count_t cycle);
+void emu_clock_init(emu_clock_t *clock, uint32_t frequency, emu_events_t *events, FILE *anchors, avr_cycle_count_t cycle);
 
 /* Ties `cycle` to the wall-clock time now (after a reset held the AVR, or its timers were lost). */
 void emu_clock_anchor(emu_clock_t *clock, avr_cycle_count_t cycle);

@@ -2,9 +2,9 @@
  * emu_main.c — hapticctl-emu-uno: an emulated Arduino Uno board, built per board (make BOARD=…):
  *
  *   uno-drv2605l: hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
- *                   [--link PATH] [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]
+ *                   [--link PATH] [--trace FILE.csv [--anchors]] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]
  *   uno-hbridge:  hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]]
- *                   [--link PATH] [--trace FILE.csv] [--events FILE.csv]
+ *                   [--link PATH] [--trace FILE.csv [--anchors]] [--events FILE.csv]
  *
  * Runs the firmware ELF on simavr's ATmega328P at 16 MHz in real time, with UART0 on a
  * pseudo-terminal (its path is the first line on stdout; --link adds a symlink to it) and the
@@ -215,7 +215,7 @@ int main(int argc, char **argv) {
   dprintf(path_out, "%s\n", e.pty.path);
   close(path_out);
 
-  emu_clock_init(&e.clock, FREQUENCY, &e.events, e.avr->cycle);
+  emu_clock_init(&e.clock, FREQUENCY, &e.events, options.anchors ? trace : NULL, e.avr->cycle);
   avr_cycle_timer_register_usec(e.avr, SERVICE_USEC, service, &e);
 
   int state = cpu_Running;

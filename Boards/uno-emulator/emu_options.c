@@ -11,10 +11,10 @@ static void usage(void) {
   fprintf(stderr,
           "usage: hapticctl-emu-uno [--firmware PATH.elf] [--bootloader HEX [--blank] [--auto-reset]] [--link PATH]\n"
 #ifdef EMU_BOARD_HBRIDGE
-          "                         [--trace FILE.csv] [--events FILE.csv]\n"
+          "                         [--trace FILE.csv [--anchors]] [--events FILE.csv]\n"
           "       (the " EMU_BOARD_ID " board: ATmega328P + DRV8833; --trace writes its drive)\n"
 #else
-          "                         [--trace FILE.csv] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]\n"
+          "                         [--trace FILE.csv [--anchors]] [--events FILE.csv] [--no-chip] [--lra-f0 HZ]\n"
           "       (the " EMU_BOARD_ID " board: ATmega328P + DRV2605L; --trace writes its register writes)\n"
 #endif
   );
@@ -46,6 +46,8 @@ int emu_options_parse(emu_options_t *o, int argc, char **argv) {
       o->link = argv[++i];
     } else if (strcmp(arg, "--trace") == 0 && has_value) {
       o->trace = argv[++i];
+    } else if (strcmp(arg, "--anchors") == 0) {
+      o->anchors = true;
     } else if (strcmp(arg, "--events") == 0 && has_value) {
       o->events = argv[++i];
     } else if (strcmp(arg, "--bootloader") == 0 && has_value) {
@@ -72,7 +74,7 @@ int emu_options_parse(emu_options_t *o, int argc, char **argv) {
       return 1;
     }
   }
-  if ((!o->firmware && !o->blank) || ((o->blank || o->auto_reset) && !o->bootloader)) {
+  if ((!o->firmware && !o->blank) || ((o->blank || o->auto_reset) && !o->bootloader) || (o->anchors && !o->trace)) {
     usage();
     return 1;
   }

@@ -27,6 +27,7 @@ typedef struct {
   bool auto_reset;        /* --auto-reset */
   const char *link;       /* --link PATH */
   const char *trace;      /* --trace FILE.csv */
+  bool anchors;           /* --anchors: anchor rows in the trace (emu_clock.h) */
   const char *events;     /* --events FILE.csv */
   bool no_chip;           /* --no-chip (DRV2605L) */
   double lra_f0;          /* --lra-f0 HZ (DRV2605L; 175.1 by default) */

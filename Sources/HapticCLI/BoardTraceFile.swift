@@ -106,6 +106,13 @@ final class BoardTraceFile: ServedBoardTrace {
     if hostTime { hostEpoch = epoch }
   }
 
+  /// The host's monotonic seconds that board time 0 stands for from now on (an emulated
+  /// board's anchor row: its simulated time was tied to the wall clock again, after a reset
+  /// held it or it slipped); rows written later carry host times by it.
+  func anchor(hostEpoch epoch: Double) {
+    if hostTime { hostEpoch = epoch }
+  }
+
   /// `,host_s` for board time `time` (microseconds: the row's own time has 7 digits), or nothing.
   private func hostColumn(_ time: Double) -> String {
     guard hostTime else { return "" }
@@ -116,6 +123,7 @@ final class BoardTraceFile: ServedBoardTrace {
   /// emulated board's events.
   func eventRow(_ row: String) {
     eventRows += row
+    if hostTime, let time = Double(row.prefix { $0 != "," }) { eventRows += hostColumn(time) }
     eventRows += "\n"
   }
 

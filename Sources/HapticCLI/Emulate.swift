@@ -75,11 +75,6 @@ struct Emulate: ParsableCommand {
         .pwm(PWMTraceReplay(actuators: configuration.actuators, physicsRate: configuration.physicsRate))
       default: nil
       }
-    if traceOptions.traceHostTime {
-      // The emulator's time is simulated AVR cycles, paced to the wall clock but behind it by
-      // its own lag (docs/boards.md §6): not a host instant a row could honestly carry.
-      throw CLIError("--trace-host-time: an emulated board's rows are on the emulator's clock; sim serve's carry the host's")
-    }
     if traceOptions.trace != nil && replay == nil {
       throw CLIError("--trace: no drive model for the \(definition.file.driver) driver of \(board)")
     }
@@ -100,6 +95,8 @@ struct Emulate: ParsableCommand {
       if !noAutoReset { options.append("--auto-reset") }
     }
     if noChip { options.append("--no-chip") }
+    // Host times: the emulator tells each tie of its simulated time to the wall clock.
+    if traceOptions.traceHostTime { options.append("--anchors") }
     if let lraF0 { options += ["--lra-f0", String(lraF0)] }
     let session: EmulatorSession
     do {

@@ -220,6 +220,12 @@ struct TraceFollower {
   /// known yet) and passes the events on.
   mutating func poll() {
     for line in registers.newLines() where !line.hasPrefix("time_") {
+      if let anchor = Self.anchor(line) {
+        // The rows before the tie are on the old one.
+        replay.advance(to: anchor.time, sink: sink)
+        sink.anchor(hostEpoch: anchor.epoch)
+        continue
+      }
       guard let applied = replay.apply(line, sink: sink) else { continue }
       lastWrite = max(lastWrite, applied.time)
       if let event = applied.event { sink.eventRow(event) }
@@ -230,6 +236,15 @@ struct TraceFollower {
       sink.eventRow(String(line))
     }
     sink.flush()
+  }
+
+  /// An anchor row of the drive trace (`TIME_US,anchor,HOST_NS`, the emulator's `--anchors`):
+  /// its board time and the host's monotonic seconds board time 0 stands for; nil for others.
+  static func anchor(_ line: Substring) -> (time: Double, epoch: Double)? {
+    let fields = line.split(separator: ",")
+    guard fields.count == 3, fields[1] == "anchor", let microseconds = Double(fields[0]), let nanoseconds = UInt64(fields[2])
+    else { return nil }
+    return (microseconds / 1e6, Double(nanoseconds) / 1e9)
   }
 
   /// The last of both files, and the drive held to the emulator's end (its `stopped` row, else

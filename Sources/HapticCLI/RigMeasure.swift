@@ -11,8 +11,8 @@ struct RigMeasure: ParsableCommand {
     commandName: "measure", abstract: "Measure how far apart a rig's boards start one pattern (simulated boards).",
     discussion: """
       Plays a tap on every actuator of the rig COUNT times, each started on one instant of the \
-      rig's timeline, then reads each board's trace — `hapticctl sim serve --trace TRACE.csv \
-      --trace-host-time`, rows on the host's monotonic clock — and prints, per board, where its \
+      rig's timeline, then reads each board's trace — `hapticctl sim serve (or emulate) --trace \
+      TRACE.csv --trace-host-time`, rows on the host's monotonic clock — and prints, per board, where its \
       onsets fell against the instant asked for, and the skew across boards (the latest onset \
       less the earliest, per start): p50, p99 and max. Every board of the rig needs --trace.
       """)
@@ -21,7 +21,7 @@ struct RigMeasure: ParsableCommand {
 
   @Option(
     name: .customLong("trace"),
-    help: ArgumentHelp("A board's trace from sim serve --trace FILE --trace-host-time (repeat for every board).", valueName: "BOARD=FILE"))
+    help: ArgumentHelp("A board's trace from sim serve or emulate --trace FILE --trace-host-time (repeat for every board).", valueName: "BOARD=FILE"))
   var traces: [String] = []
 
   @Option(parsing: .unconditional, help: "Taps to play.")
@@ -90,6 +90,10 @@ struct RigMeasure: ParsableCommand {
       }
     }
     usleep(UInt32((instants.last.map { $0 - rig.hostSeconds(atRigTime: rig.currentTime) } ?? 0) * 1_000_000) + 500_000)
+    // What each board says of the run: a batch that reached it late starts its tap late.
+    let counts = Dictionary(uniqueKeysWithValues: rig.members.map { member in
+      (member.entry.name, member.engine.reportWithBoardStatus(timeout: 1))
+    })
     rig.close()
     let window = min(interval / 2, 0.05)
     var boards: [RigSkew.Board] = []
@@ -103,7 +107,7 @@ struct RigMeasure: ParsableCommand {
       }
     }
     let skew = RigSkew(boards: boards)
-    print(RigSkewReport(skew: skew, rig: file.name).text(json: json))
+    print(RigSkewReport(skew: skew, rig: file.name, counts: counts).text(json: json))
     if skew.missed > 0 { throw CLIError("rig measure: \(skew.missed) of \(count) taps did not drive every board") }
   }
 }

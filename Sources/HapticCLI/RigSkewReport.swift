@@ -1,4 +1,5 @@
 import Foundation
+import HapticEngine
 import HapticRig
 
 /// `rig measure`'s table (or JSON): per board its onsets against the instants asked for, and the
@@ -6,6 +7,8 @@ import HapticRig
 struct RigSkewReport {
   var skew: RigSkew
   var rig: String?
+  /// Each board's engine report with its final status (late batches, underruns), by name.
+  var counts: [String: HapticEngine.Report] = [:]
 
   func text(json: Bool) -> String {
     let skews = skew.skews
@@ -13,10 +16,13 @@ struct RigSkewReport {
     if json {
       let boards = skew.boards.map { board -> JSONText in
         let values = board.offsets.compactMap { $0 }
+        let report = counts[board.name]
         return .object([
           ("name", .string(board.name)), ("onsets", .int(values.count)),
           ("offset_p50_ms", ms(RigSkew.quantile(values, 0.5))), ("offset_min_ms", ms(values.min())),
           ("offset_max_ms", ms(values.max())),
+          ("late_segments", report?.runLateSegments.map { .int($0) } ?? .null),
+          ("underruns", report?.runUnderruns.map { .int($0) } ?? .null),
         ])
       }
       return JSONText.object([
@@ -26,13 +32,17 @@ struct RigSkewReport {
       ]).rendered
     }
     func text(_ value: Double?) -> String { value.map { Decimal6.string($0 * 1000, digits: 3) } ?? "—" }
-    var lines = ["board        onsets   offset p50    min      max (ms, host clock, against the instant asked)"]
+    var lines = ["board        onsets   offset p50    min      max (ms, host clock, against the instant asked)   late  underruns"]
     for board in skew.boards {
       let values = board.offsets.compactMap { $0 }
       let name = board.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+      let report = counts[board.name]
+      let late = report?.runLateSegments.map(String.init) ?? "?"
+      let underruns = report?.runUnderruns.map(String.init) ?? "?"
       lines.append(
         "\(name) \(String(values.count).leftPadded(6))   \(text(RigSkew.quantile(values, 0.5)).leftPadded(9)) "
-          + "\(text(values.min()).leftPadded(8)) \(text(values.max()).leftPadded(8))")
+          + "\(text(values.min()).leftPadded(8)) \(text(values.max()).leftPadded(8))"
+          + "\(late.leftPadded(53)) \(underruns.leftPadded(10))")
     }
     lines.append(
       "skew across boards: p50 \(text(RigSkew.quantile(skews, 0.5))) ms, p99 \(text(RigSkew.quantile(skews, 0.99))) ms, "

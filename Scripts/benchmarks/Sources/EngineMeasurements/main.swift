@@ -14,18 +14,23 @@ import HapticSimulator
 // default's otherwise), --hapticctl PATH
 // (default <checkout>/.build/release/hapticctl), --boards DIR (server-uno's firmware and
 // emulator, default <checkout>/Boards), --runs N (cold-start runs, 20),
-// --strace-runs N (10; 0 skips the strace breakdown).
+// --strace-runs N (10; 0 skips the strace breakdown). The board server's sections (server-…)
+// and the rigs' (rig-skew, rig-load: --rig-seconds S, --rig-interval S, --corpus DIR) run only
+// when named (README.md).
 
 let usage = """
   usage: EngineMeasurements [latency|latency-pty|onset|onset-pty|cpu|cpu-pty|cold …]
-         [server-play|server-uno|server-live|server-load|server-idle|server-soak …]
+         [server-play|server-uno|server-live|server-load|server-idle|server-soak …] [rig-skew|rig-load …]
          [--samples N] [--onset-samples N] [--pty-onset-samples N] [--cpu-seconds S]
          [--bit-rate B] [--drop P] [--corrupt Q] [--guard-ms G] [--hapticctl PATH] [--boards DIR] [--runs N]
          [--strace-runs N] [--load-seconds S] [--idle-seconds S] [--soak-seconds S]
+         [--rig-seconds S] [--rig-interval S] [--corpus DIR]
   """
 let allSections = ["latency", "latency-pty", "onset", "onset-pty", "cpu", "cpu-pty", "cold"]
 /// The board server's (issue 28), run only when named.
 let serverSections = ["server-play", "server-uno", "server-live", "server-load", "server-idle", "server-soak"]
+/// Rigs of boards (issue 30), run only when named.
+let rigSections = ["rig-skew", "rig-load"]
 var sections: [String] = []
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
@@ -39,7 +44,7 @@ while let argument = arguments.popFirst() {
       exit(2)
     }
     options[String(argument.dropFirst(2))] = value
-  } else if allSections.contains(argument) || serverSections.contains(argument) {
+  } else if allSections.contains(argument) || serverSections.contains(argument) || rigSections.contains(argument) {
     sections.append(argument)
   } else {
     print("unknown section '\(argument)'\n\(usage)")
@@ -121,6 +126,14 @@ do {
     case "server-soak":
       say("[10] board server: clients connecting and vanishing (\(fmt(option("soak-seconds", 300), 0)) s)")
       try ServerLoad.soak(hapticctl: hapticctl, seconds: option("soak-seconds", 300))
+    case "rig-skew":
+      say("[11] rig: onset skew across 7 boards, 2 behind ser2net (hapticctl rig measure over sim serve, \(fmt(option("rig-seconds", 600), 0)) s)")
+      try RigFigures.skew(hapticctl: hapticctl, seconds: option("rig-seconds", 600), interval: option("rig-interval", 0.5))
+    case "rig-load":
+      say("[12] rig: 16 two-channel boards streaming the corpus (hapticctl send --rig over sim serve, \(fmt(option("rig-seconds", 600), 0)) s)")
+      let corpus = options["corpus"].map { URL(fileURLWithPath: $0) }
+        ?? checkout.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+      try RigFigures.load(hapticctl: hapticctl, seconds: option("rig-seconds", 600), corpus: corpus)
     case "cold":
       say("[5] cold hapticctl send --sim: launch to first frame")
       ColdStart.run(hapticctl: hapticctl, runs: runs, straceRuns: straceRuns)
