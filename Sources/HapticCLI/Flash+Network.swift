@@ -40,6 +40,7 @@ extension Flash {
     } catch {
       throw CLIError("cannot reach the board at \(port): \(error.description); nothing was written")
     }
+    defer { bridge.stop() }
     printError("\(port): board reset by DTR over RFC 2217; \(tool) runs on \(bridge.path), bridged to it")
     let flashed = try Shell.capture(command(bridge.path), what: tool)
     if let failure = bridge.stop() {

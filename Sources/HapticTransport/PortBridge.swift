@@ -11,7 +11,8 @@ import HapticLocks
 /// far port (``ByteTransport/setBaud(_:)``: RFC 2217 carries it; raw TCP keeps ser2net's).
 ///
 /// The bridge holds ``path`` open itself, so a program may open and close it without the pair
-/// hanging up. Control lines do not cross: a pseudo-terminal has none (a program's DTR changes
+/// hanging up. Its threads run until ``stop()`` (which the owner must call: they keep the bridge
+/// alive) or until either side fails. Control lines do not cross: a pseudo-terminal has none (a program's DTR changes
 /// fail there), so a reset is the caller's (``NetworkTransport/pulseReset()``).
 public final class PortBridge: Sendable {
   /// The local path programs open, e.g. `/dev/pts/7`.
@@ -67,8 +68,6 @@ public final class PortBridge: Sendable {
       thread.start()
     }
   }
-
-  deinit { stop() }
 
   /// Why the bridge stopped by itself (the far side closed, a write timed out), or nil.
   public var failure: TransportError? { state.withLock { $0.failure } }

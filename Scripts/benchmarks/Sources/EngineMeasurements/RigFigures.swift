@@ -4,10 +4,11 @@ import Foundation
 /// own processes over `hapticctl sim serve` boards on pseudo-terminals, two of them behind Debian's
 /// ser2net with a network's delay.
 ///
-/// - skew: 7 boards — 5 local at −200, −100, 0, +100, +200 ppm with clocks seconds apart, and 2 at
+/// - skew: 8 boards — 5 local at −200, −100, 0, +100, +200 ppm with clocks seconds apart, 2 at
 ///   ∓150 ppm behind ser2net (raw TCP and RFC 2217), each with 2 ± 1 ms each way (`sim serve
-///   --delay-ms 2 --jitter-ms 1`) — a tap on every board every `interval` for `seconds`; the skew
-///   across boards from the boards' own traces on the host's clock (`--trace-host-time`);
+///   --delay-ms 2 --jitter-ms 1`), and the emulated Uno + DRV2605L (`emulate`) — a tap on every
+///   board every `interval` for `seconds`; the skew across boards from the boards' own traces on
+///   the host's clock (`--trace-host-time`);
 /// - load: 16 `sim-dual` boards × 2 channels, a corpus AHAP looping on each of the 32 actuators
 ///   for `seconds`: `send --rig`'s CPU and memory, and every board's underruns and late batches.
 enum RigFigures {
@@ -94,21 +95,28 @@ enum RigFigures {
           + (index >= 5 ? ["--delay-ms", "2", "--jitter-ms", "1"] : []))
     }
     defer { for board in boards { board.stop() } }
+    // The eighth: the Uno + DRV2605L's real firmware on its emulator, its rows on the host's
+    // clock by the emulator's anchors.
+    let uno = try ServerLoad.Child(hapticctl, ["emulate", "--trace", folder.appendingPathComponent("b7.csv").path, "--trace-host-time"])
+    defer { uno.stop() }
+    try requireStarted(boards + [uno])
     let bridge = try Ser2Net([(boards[5].firstLine, "raw"), (boards[6].firstLine, "rfc2217")])
     defer { bridge.stop() }
     let ports = boards.prefix(5).map(\.firstLine) + bridge.urls
-    let rig = try rigFile(ports.enumerated().map { ("b\($0.offset)", $0.element, "sim-lra", 1) }, in: folder)
+    let rig = try rigFile(
+      ports.enumerated().map { ("b\($0.offset)", $0.element, "sim-lra", 1) } + [("b7", uno.firstLine, "uno-drv2605l", 1)], in: folder)
     let count = Int(seconds / interval)
     let arguments = ["rig", "measure", rig, "--count", String(count), "--interval", String(interval), "--json"]
-      + (0..<7).flatMap { ["--trace", "b\($0)=" + folder.appendingPathComponent("b\($0).csv").path] }
+      + (0..<8).flatMap { ["--trace", "b\($0)=" + folder.appendingPathComponent("b\($0).csv").path] }
     let (status, output, errors) = try run(hapticctl, arguments)
     guard status == 0, let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] else {
       throw MeasurementError("rig measure failed (\(status)): \(output)\(errors)")
     }
-    say("  \(count) taps, one every \(fmt(interval, 2)) s (\(fmt(seconds / 60, 1)) min) on 7 boards (b5 raw TCP, b6 RFC 2217, both 2 ± 1 ms each way):")
+    say("  \(count) taps, one every \(fmt(interval, 2)) s (\(fmt(seconds / 60, 1)) min) on 8 boards (b5 raw TCP, b6 RFC 2217, both 2 ± 1 ms each way; b7 the emulated Uno + DRV2605L):")
     for board in object["boards"] as? [[String: Any]] ?? [] {
       say("    \(board["name"] ?? "?"): \(board["onsets"] ?? "?") onsets, offset p50 \(board["offset_p50_ms"] ?? "?") ms, "
-        + "min \(board["offset_min_ms"] ?? "?"), max \(board["offset_max_ms"] ?? "?") ms")
+        + "min \(board["offset_min_ms"] ?? "?"), max \(board["offset_max_ms"] ?? "?") ms; "
+        + "late batches \(board["late_segments"] ?? "?"), underruns \(board["underruns"] ?? "?")")
     }
     say("  skew across boards: p50 \(object["skew_p50_ms"] ?? "?") ms, p99 \(object["skew_p99_ms"] ?? "?") ms, "
       + "max \(object["skew_max_ms"] ?? "?") ms; missed taps \(object["missed"] ?? "?")")
@@ -120,10 +128,21 @@ enum RigFigures {
     defer { try? FileManager.default.removeItem(at: folder) }
     let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".ahap") && !$0.contains("invalid") }.sorted()
     guard !files.isEmpty else { throw MeasurementError("no AHAP files in \(corpus.path)") }
-    let boards = try (0..<16).map { _ in try ServerLoad.Child(hapticctl, ["sim", "serve", "--board", "sim-dual"]) }
+    // A two-LRA simulated board (170 and 150 Hz), as a user's board file.
+    try #"""
+      {"schema": 1, "id": "sim-dual", "name": "Simulated two-LRA board", "vendor": "bench", "driver": "simulator",
+       "usb": [], "link": {"baud": 1000000}, "framePeriodMs": 1, "levels": {"bits": 8, "signed": true},
+       "frequencyControlHz": [80, 300],
+       "channels": [
+         {"actuator": "lra", "f0Hz": 170, "q": 11, "ratedVoltage": 1.0, "overdriveVoltage": 2.0, "ratedAccelerationG": 1.5},
+         {"actuator": "lra", "f0Hz": 150, "q": 11, "ratedVoltage": 1.0, "overdriveVoltage": 2.0, "ratedAccelerationG": 1.5}]}
+      """#.write(to: folder.appendingPathComponent("sim-dual.json"), atomically: true, encoding: .utf8)
+    let boardsDir = ["--boards-dir", folder.path]
+    let boards = try (0..<16).map { _ in try ServerLoad.Child(hapticctl, ["sim", "serve", "--board", "sim-dual"] + boardsDir) }
     defer { for board in boards { board.stop() } }
+    try requireStarted(boards)
     let rig = try rigFile(boards.enumerated().map { ("b\($0.offset)", $0.element.firstLine, "sim-dual", 2) }, in: folder)
-    var arguments = ["send", "--rig", rig, "--loop", "--live", "--json", "--no-audio"]
+    var arguments = ["send", "--rig", rig, "--loop", "--live", "--json", "--no-audio"] + boardsDir
     var played: [String] = []
     for board in 0..<16 {
       for channel in 0..<2 {
@@ -166,6 +185,13 @@ enum RigFigures {
     let late = reports.map { $0["late_segments"] as? Int ?? -1 }
     say("  boards: underruns \(underruns.map(String.init).joined(separator: " ")); late \(late.map(String.init).joined(separator: " "))"
       + " (-1: the board did not answer its final status)")
+  }
+
+  /// Fails with its messages unless every child printed its pseudo-terminal.
+  static func requireStarted(_ children: [ServerLoad.Child]) throws {
+    if let failed = children.first(where: { !$0.firstLine.hasPrefix("/") }) {
+      throw MeasurementError("a board did not start: \((try? String(contentsOf: failed.log, encoding: .utf8)) ?? "")")
+    }
   }
 
   /// Runs `executable` with `arguments` to its end: (status, standard output, standard error).

@@ -127,7 +127,7 @@ do {
       say("[10] board server: clients connecting and vanishing (\(fmt(option("soak-seconds", 300), 0)) s)")
       try ServerLoad.soak(hapticctl: hapticctl, seconds: option("soak-seconds", 300))
     case "rig-skew":
-      say("[11] rig: onset skew across 7 boards, 2 behind ser2net (hapticctl rig measure over sim serve, \(fmt(option("rig-seconds", 600), 0)) s)")
+      say("[11] rig: onset skew across 8 boards, 2 behind ser2net, 1 emulated Uno (hapticctl rig measure over sim serve, \(fmt(option("rig-seconds", 600), 0)) s)")
       try RigFigures.skew(hapticctl: hapticctl, seconds: option("rig-seconds", 600), interval: option("rig-interval", 0.5))
     case "rig-load":
       say("[12] rig: 16 two-channel boards streaming the corpus (hapticctl send --rig over sim serve, \(fmt(option("rig-seconds", 600), 0)) s)")
