@@ -89,11 +89,16 @@ struct PortBridgeTests {
 
   static func control(_ value: UInt8) -> [UInt8] { [255, 250, 44, 5, value, 255, 240] }
 
+  /// A `scheme://` connection to `listener`, its far port at 115 200 baud.
+  static func connect(_ scheme: String, to listener: Listener) throws -> NetworkTransport {
+    try NetworkTransport.open(try #require(try NetworkAddress.parse("\(scheme)://127.0.0.1:\(listener.port)")), baud: 115_200)
+  }
+
   @Test("pulseReset: DTR and RTS off, 250 ms, on again, over RFC 2217; raw TCP has no lines")
   func resetPulse() throws {
     let listener = try Listener()
     defer { listener.hangUp() }
-    let remote = try NetworkTransport.open(try #require(try NetworkAddress.parse("rfc2217://127.0.0.1:\(listener.port)")), baud: 115_200)
+    let remote = try Self.connect("rfc2217", to: listener)
     defer { remote.close() }
     #expect(try remote.pulseReset())
     let off = Self.control(9) + Self.control(12)
@@ -104,7 +109,7 @@ struct PortBridgeTests {
     #expect(Array(listener.bytes.suffix(setup.count + off.count + on.count).prefix(setup.count)) == setup)
     let raw = try Listener()
     defer { raw.hangUp() }
-    let tcp = try NetworkTransport.open(try #require(try NetworkAddress.parse("tcp://127.0.0.1:\(raw.port)")), baud: 115_200)
+    let tcp = try Self.connect("tcp", to: raw)
     defer { tcp.close() }
     #expect(try !tcp.pulseReset())
     usleep(50_000)
@@ -115,7 +120,7 @@ struct PortBridgeTests {
   func resetPulseTiming() throws {
     let listener = try Listener()
     defer { listener.hangUp() }
-    let remote = try NetworkTransport.open(try #require(try NetworkAddress.parse("rfc2217://127.0.0.1:\(listener.port)")), baud: 115_200)
+    let remote = try Self.connect("rfc2217", to: listener)
     defer { remote.close() }
     _ = try remote.pulseReset()
     #expect(listener.wait { listener.arrival(of: Self.control(11)) != nil })
@@ -131,7 +136,7 @@ struct PortBridgeTests {
   func bridge() throws {
     let listener = try Listener()
     defer { listener.hangUp() }
-    let remote = try NetworkTransport.open(try #require(try NetworkAddress.parse("rfc2217://127.0.0.1:\(listener.port)")), baud: 115_200)
+    let remote = try Self.connect("rfc2217", to: listener)
     defer { remote.close() }
     let bridge = try PortBridge(to: remote, baud: 115_200)
     defer { bridge.stop() }
@@ -161,7 +166,7 @@ struct PortBridgeTests {
   func farSideCloses() throws {
     let listener = try Listener()
     defer { listener.hangUp() }
-    let remote = try NetworkTransport.open(try #require(try NetworkAddress.parse("tcp://127.0.0.1:\(listener.port)")), baud: 115_200)
+    let remote = try Self.connect("tcp", to: listener)
     defer { remote.close() }
     let bridge = try PortBridge(to: remote, baud: 115_200)
     defer { bridge.stop() }
