@@ -32,7 +32,10 @@ struct RigSkewReport {
       ]).rendered
     }
     func text(_ value: Double?) -> String { value.map { Decimal6.string($0 * 1000, digits: 3) } ?? "—" }
-    var lines = ["board        onsets   offset p50    min      max (ms, host clock, against the instant asked)   late  underruns"]
+    var lines = [
+      "onsets against the instant asked, ms on the host clock; late batches and underruns from each board's final status",
+      "board        onsets   offset p50    min      max     late  underruns",
+    ]
     for board in skew.boards {
       let values = board.offsets.compactMap { $0 }
       let name = board.name.padding(toLength: 12, withPad: " ", startingAt: 0)
@@ -42,7 +45,7 @@ struct RigSkewReport {
       lines.append(
         "\(name) \(String(values.count).leftPadded(6))   \(text(RigSkew.quantile(values, 0.5)).leftPadded(9)) "
           + "\(text(values.min()).leftPadded(8)) \(text(values.max()).leftPadded(8))"
-          + "\(late.leftPadded(53)) \(underruns.leftPadded(10))")
+          + "\(late.leftPadded(9)) \(underruns.leftPadded(10))")
     }
     lines.append(
       "skew across boards: p50 \(text(RigSkew.quantile(skews, 0.5))) ms, p99 \(text(RigSkew.quantile(skews, 0.99))) ms, "
