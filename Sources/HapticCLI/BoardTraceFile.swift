@@ -106,13 +106,6 @@ final class BoardTraceFile: ServedBoardTrace {
     if hostTime { hostEpoch = epoch }
   }
 
-  /// The host's monotonic seconds that board time 0 stands for from now on (an emulated
-  /// board's anchor row: its simulated time was tied to the wall clock again, after a reset
-  /// held it or it slipped); rows written later carry host times by it.
-  func anchor(hostEpoch epoch: Double) {
-    if hostTime { hostEpoch = epoch }
-  }
-
   /// `,host_s` for board time `time` (microseconds: the row's own time has 7 digits), or nothing.
   private func hostColumn(_ time: Double) -> String {
     guard hostTime else { return "" }

@@ -223,7 +223,7 @@ struct TraceFollower {
       if let anchor = Self.anchor(line) {
         // The rows before the tie are on the old one.
         replay.advance(to: anchor.time, sink: sink)
-        sink.anchor(hostEpoch: anchor.epoch)
+        sink.started(atHostSeconds: anchor.epoch)
         continue
       }
       guard let applied = replay.apply(line, sink: sink) else { continue }

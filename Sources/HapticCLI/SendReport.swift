@@ -22,9 +22,6 @@ struct SendReport {
   /// Why the run ended: `end`, `stop`, `signal` or `reset`.
   var stoppedBy: String
 
-  /// Host and board underruns together; nil when the board did not answer its final status.
-  var underruns: Int? { engine.runUnderruns }
-
   /// The `--json` object.
   var json: String {
     JSONText.object([
@@ -38,7 +35,7 @@ struct SendReport {
       ("retransmits", .int(engine.retransmissions)),
       ("recoveries", .int(engine.recoveries)),
       ("lookahead_ms", .fixed(engine.lookahead * 1000, digits: 1)),
-      ("underruns", underruns.map { .int($0) } ?? .null),
+      ("underruns", engine.runUnderruns.map { .int($0) } ?? .null),
       ("late_segments", engine.runLateSegments.map { .int($0) } ?? .null),
       ("board_status_answered", .bool(engine.boardStatusAnswered)),
       ("max_onset_error_ms", onsets.error.map { .fixed($0 * 1000, digits: 3) } ?? .null),

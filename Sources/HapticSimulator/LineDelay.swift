@@ -21,8 +21,10 @@ struct LineDelay: Sendable {
   /// Whether it delays anything.
   var isActive: Bool { delay > 0 || jitter > 0 }
 
-  /// When a piece sent at `t` is due at the far end.
+  /// When a piece sent at `t` is due at the far end (`t` itself when it delays nothing: pieces
+  /// are sent in order).
   mutating func due(sentAt t: Double) -> Double {
+    guard isActive else { return t }
     let draw = jitter > 0 ? (generator.unit() * 2 - 1) * jitter : 0
     let due = max(lastDue, t + max(delay + draw, 0))
     lastDue = due

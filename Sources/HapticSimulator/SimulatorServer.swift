@@ -137,8 +137,7 @@ public final class SimulatorServer: @unchecked Sendable {
         let wait = next.isFinite ? min(max(next - elapsed(), 0), period) : period
         if let timed {
           for piece in try timed.readTimed(timeout: wait) {
-            let arrival = serverSeconds(at: piece.arrival)
-            inboundQueue.append((inboundDelay.isActive ? inboundDelay.due(sentAt: arrival) : arrival, piece.bytes))
+            inboundQueue.append((inboundDelay.due(sentAt: serverSeconds(at: piece.arrival)), piece.bytes))
             received += piece.bytes
           }
         } else {
@@ -169,7 +168,7 @@ public final class SimulatorServer: @unchecked Sendable {
         out += board.advance(to: t, trace: &steps)
       }
       // Untimed input is the board's at this pass, as read.
-      if timed == nil && !received.isEmpty { inboundQueue.append((inboundDelay.isActive ? inboundDelay.due(sentAt: t) : t, received)) }
+      if timed == nil && !received.isEmpty { inboundQueue.append((inboundDelay.due(sentAt: t), received)) }
       lock.withLock {
         report.bytesIn += received.count
         let behind = t - board.time
@@ -253,9 +252,11 @@ public protocol ServedBoardTrace: AnyObject {
   func event(_ event: BoardEvent)
   /// Writes out what is buffered: about every 0.1 s while serving, and when serving ends.
   func flush()
-  /// The host's monotonic clock (``MonotonicTime``, seconds) at board time 0, told once before
-  /// the first step: a trace may put each row on the host's clock (`sim serve
-  /// --trace-host-time`), where several boards' rows compare.
+  /// The host's monotonic clock (``MonotonicTime``, seconds) at board time 0, told before the
+  /// first step, and again whenever what board time 0 stands for changes (an emulated board's
+  /// simulated time tied to the wall clock anew: `hapticctl emulate`); rows after it go by the
+  /// latest. A trace may put each row on the host's clock (`--trace-host-time`), where several
+  /// boards' rows compare.
   func started(atHostSeconds epoch: Double)
 }
 
