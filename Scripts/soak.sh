@@ -146,7 +146,7 @@ echo "  sends that played: $underruns underruns, $late late segments, $unanswere
 echo "  host deaths while driving: $deaths; drive 0 ≤ $worst_silent ms after (watchdog stops ≤ $worst_stop ms after); over 100 ms + a frame: $bad_deaths"
 echo "  server RSS: $rss_start kB at start, $rss_end kB at end ($growth %); CPU per minute: ${cpu_minutes[*]:-n/a} %"
 # Underruns and late segments are figures, not failures: a send starts on a fresh link whose
-# lookahead (30 ms) has not yet grown with the loss, so a loss in a short dense pattern's first
+# lookahead (80 ms) has not yet grown with the loss, so a loss in a short dense pattern's first
 # moments can arrive late (docs/protocol.md §8).
 ok=1
 ((failures == 0)) || ok=0

@@ -99,7 +99,7 @@ struct Send: ParsableCommand {
   var at: Double = 0
 
   @Option(parsing: .unconditional, help: "Least lookahead in milliseconds (how far ahead of the board clock drive is queued).")
-  var lookaheadMs: Double = 30
+  var lookaheadMs: Double = 80
 
   @Option(parsing: .unconditional, help: "Most lookahead in milliseconds: it grows while the link recovers from loss (= --lookahead-ms: fixed).")
   var maxLookaheadMs: Double = 400

@@ -78,6 +78,9 @@ public protocol BoardLink: AnyObject, Sendable {
   var secondsPerByte: Double { get }
   /// Sends a message reliably.
   func send(_ message: WireMessage) throws(HapticEngineError)
+  /// Sends messages reliably, in order; a link over a port writes them at once (one system
+  /// call, and the board answers them with one acknowledgement when they arrive together).
+  func send(contentsOf messages: [WireMessage]) throws(HapticEngineError)
   /// Registers the handler of link events (called on a link thread).
   func setEventHandler(_ handler: @escaping @Sendable (BoardLinkEvent) -> Void)
   /// Registers the handler of messages from the board (status, errors…).
@@ -103,6 +106,10 @@ extension BoardLink {
   public var secondsPerByte: Double { 0 }
   /// Real time, by default.
   public var isVirtual: Bool { false }
+  /// One message after the other, by default.
+  public func send(contentsOf messages: [WireMessage]) throws(HapticEngineError) {
+    for message in messages { try send(message) }
+  }
   /// Nothing to do in real time.
   public func advance(to t: Double) {}
 }

@@ -79,12 +79,14 @@ extension HapticEngine {
           deadline: deadline(for: batch, boardNow: boardNow, channels: channels))
     }
     let longest = perChannel.values.map(\.count).max() ?? 0
-    do {
-      for index in 0..<longest {
-        for channel in channelOrder {
-          if let messages = perChannel[channel], index < messages.count { try link.send(onGrid(messages[index])) }
-        }
+    var messages: [WireMessage] = []
+    for index in 0..<longest {
+      for channel in channelOrder {
+        if let channelMessages = perChannel[channel], index < channelMessages.count { messages.append(onGrid(channelMessages[index])) }
       }
+    }
+    do {
+      try link.send(contentsOf: messages)
     } catch {
       return error
     }

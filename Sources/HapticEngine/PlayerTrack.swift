@@ -68,6 +68,8 @@ struct PlayerTrack: Sendable {
   var audioMarks: [AudioMark] = []
   /// Whether the pattern has audio events (else nothing is marked).
   private let hasAudio: Bool
+  /// The pattern's duration (asked every frame of a looping player: a walk over its entries).
+  private let patternDuration: Double
   /// The last value sent for each dynamic parameter (`sendParameters`): carried into new
   /// voices after a seek, a loop wrap or a rate change, so a live control stays (the end of a
   /// run clears it).
@@ -80,6 +82,7 @@ struct PlayerTrack: Sendable {
     self.profile = profile
     self.channels = channels ?? Array(profile.channels.indices)
     hasAudio = pattern.events.contains { !$0.type.isHaptic }
+    patternDuration = pattern.duration
   }
 
   /// Whether a start is pending (a finish recorded before it belongs to the previous run).
@@ -93,7 +96,7 @@ struct PlayerTrack: Sendable {
   }
 
   /// Where a loop wraps, in pattern seconds.
-  var loopPoint: Double { loopEnd > 0 ? loopEnd : pattern.duration }
+  var loopPoint: Double { loopEnd > 0 ? loopEnd : patternDuration }
 
   /// Applies the actions due at `frame`, then renders this frame's target per channel (nil when
   /// silent: not playing or muted).
@@ -189,12 +192,12 @@ struct PlayerTrack: Sendable {
       }
     case .seek(let offset):
       guard state != .idle && state != .finished else { return }
-      if offset >= pattern.duration && !(loopEnabled && loopPoint > 0) {
+      if offset >= patternDuration && !(loopEnabled && loopPoint > 0) {
         markAudio(frame, from: nil)
         finish(at: frame)
         return
       }
-      rebuild(from: offset >= pattern.duration ? 0 : offset, skipStarted: true)
+      rebuild(from: offset >= patternDuration ? 0 : offset, skipStarted: true)
       if state == .playing { markAudio(frame, from: origin, midEvent: false) }
     case .rate(let newRate):
       guard Self.rates.contains(newRate), newRate != rate else { return }

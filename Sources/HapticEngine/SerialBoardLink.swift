@@ -177,12 +177,19 @@ public final class SerialBoardLink: BoardLink, Sendable {
   public var wireBacklog: Double { connection.wireBacklog }
 
   public func send(_ message: WireMessage) throws(HapticEngineError) {
-    switch message {
-    case .queueSegments, .replaceSegments: lastDriveSent.withLock { $0 = hostNow }
-    default: break
+    try send(contentsOf: [message])
+  }
+
+  public func send(contentsOf messages: [WireMessage]) throws(HapticEngineError) {
+    let drive = messages.contains {
+      switch $0 {
+      case .queueSegments, .replaceSegments: true
+      default: false
+      }
     }
+    if drive { lastDriveSent.withLock { $0 = hostNow } }
     do {
-      try connection.send(message)
+      try connection.send(contentsOf: messages)
     } catch {
       throw HapticEngineError(.serverInterrupted, error.description)
     }

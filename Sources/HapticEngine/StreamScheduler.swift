@@ -51,6 +51,15 @@ struct StreamScheduler: Sendable {
   private(set) var base: MixState
   /// At the first frame not yet sent.
   private(set) var head: MixState
+  /// Copies of the head from the start of its last two renders: the base moves on by taking
+  /// the latest one it has reached instead of rendering every frame a second time (half the
+  /// scheduler's work). Dropped whenever the base changes otherwise (an action, a track added
+  /// or pruned, a loop or mute change), since they would not have it.
+  private var snapshots: [MixState] = []
+  /// Whether renders keep ``snapshots`` (off only for the test that checks they change nothing).
+  var keepsSnapshots = true
+  /// Frames the base skipped by taking a snapshot.
+  private(set) var framesFromSnapshots = 0
   /// The tallies kept as batches go out; ``counters`` adds what the head's state knows.
   private var tallies = Counters()
   /// The counters so far, with the drive's rest and onsets read from the head (what was sent),
@@ -107,6 +116,7 @@ struct StreamScheduler: Sendable {
       }
       Self.advance(&base, to: now, quietJump: true)
       head = base
+      snapshots.removeAll()
     }
     // Refill only when a chunk is missing: batches of half the lookahead (at most
     // `maximumChunk`) instead of a sliver every pass (fewer frames, less link time), small
@@ -117,8 +127,19 @@ struct StreamScheduler: Sendable {
       // one burst of frames.
       batches = render(to: min(now + guardFrames + lookahead, head.frame + maximumChunk), replace: false, now: now)
     }
-    Self.advance(&base, to: commit, quietJump: false)
+    advanceBase(to: commit)
     return batches
+  }
+
+  /// Moves the base on to `frame` (its drive is then committed): from the latest snapshot of the
+  /// head it has reached, rendering only the frames past it.
+  private mutating func advanceBase(to frame: Int) {
+    if let index = snapshots.lastIndex(where: { $0.frame <= frame && $0.frame > base.frame }) {
+      framesFromSnapshots += snapshots[index].frame - base.frame
+      base = snapshots[index]
+      snapshots.removeFirst(index + 1)
+    }
+    Self.advance(&base, to: frame, quietJump: false)
   }
 
   /// Schedules `action` for track `id` at `frame` (moved to the earliest reachable frame if
@@ -132,8 +153,9 @@ struct StreamScheduler: Sendable {
     // frame, so the action goes out now as a replace instead of waiting for the next pass.
     var batches = tick(now: now)
     let at = max(frame, earliest(now: now, least: least))
-    Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
+    advanceBase(to: min(at, max(base.frame, now + guardFrames)))
     base.schedule(action, track: id, at: at)
+    snapshots.removeAll()
     guard at < head.frame else {
       // Beyond what was sent: the head meets it in time.
       head.schedule(action, track: id, at: at)
@@ -147,8 +169,9 @@ struct StreamScheduler: Sendable {
   /// for ``schedule(_:track:at:now:least:)``.
   mutating func modify(at frame: Int, now: Int, least: Int = 0, _ change: (inout MixState) -> Void) -> [Batch] {
     let at = max(frame, earliest(now: now, least: least))
-    Self.advance(&base, to: min(at, max(base.frame, now + guardFrames)), quietJump: false)
+    advanceBase(to: min(at, max(base.frame, now + guardFrames)))
     change(&base)
+    snapshots.removeAll()
     return rebase(from: base.frame, now: now)
   }
 
@@ -156,6 +179,7 @@ struct StreamScheduler: Sendable {
   mutating func add(_ track: PlayerTrack) {
     base.add(track)
     head.add(track)
+    snapshots.removeAll()
   }
 
   /// A snapshot of the tracks as the board will play them at the head.
@@ -172,6 +196,7 @@ struct StreamScheduler: Sendable {
   mutating func prune(keeping ids: Set<Int>) {
     base.prune(keeping: ids)
     head.prune(keeping: ids)
+    snapshots.removeAll()
   }
 
   /// The board frame by which the next pass is due, or `nil` when nothing plays: when the
@@ -217,6 +242,10 @@ struct StreamScheduler: Sendable {
     guard budgets.allSatisfy({ $0 >= 2 }) else {
       queueFreesAt = queues.compactMap(\.nextFree).min()
       return []
+    }
+    if keepsSnapshots {
+      if snapshots.count == 2 { snapshots.removeFirst() }
+      snapshots.append(head)
     }
     var encoders: [SegmentEncoder] = []
     var segments: [[Segment]] = []

@@ -67,18 +67,24 @@ public final class MirroredBoardLink: BoardLink, Sendable {
   }
 
   public func send(_ message: WireMessage) throws(HapticEngineError) {
-    try inner.send(message)
-    switch message {
-    case .queueSegments, .replaceSegments, .stop:
-      let now = inner.hostNow
-      guard let boardNow = inner.boardSeconds(atHost: now) else { return }
-      mirror.withLock { mirror in
-        let sampling = mirror.sampled.map { now - $0 < Self.samplingGap } ?? false
-        catchUp(&mirror, to: boardNow, simulate: sampling)
-        mirror.board.mirror(message)
+    try send(contentsOf: [message])
+  }
+
+  public func send(contentsOf messages: [WireMessage]) throws(HapticEngineError) {
+    try inner.send(contentsOf: messages)
+    let drive = messages.filter {
+      switch $0 {
+      case .queueSegments, .replaceSegments, .stop: true
+      default: false
       }
-    default:
-      return
+    }
+    guard !drive.isEmpty else { return }
+    let now = inner.hostNow
+    guard let boardNow = inner.boardSeconds(atHost: now) else { return }
+    mirror.withLock { mirror in
+      let sampling = mirror.sampled.map { now - $0 < Self.samplingGap } ?? false
+      catchUp(&mirror, to: boardNow, simulate: sampling)
+      for message in drive { mirror.board.mirror(message) }
     }
   }
 

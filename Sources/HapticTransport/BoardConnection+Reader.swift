@@ -90,10 +90,10 @@ extension BoardConnection {
       state.lastClockQuery = t
       state.lastSent = t
     }
-    // Heartbeat after a quarter of the watchdog without traffic, when nothing is in flight
-    // (then polls and resends feed the watchdog; a heartbeat would wait behind them) and the
-    // board may have drive to stop.
-    if !state.closing && t - state.lastSent >= configuration.watchdog / 4 && state.link.unacknowledged == 0
+    // Heartbeat after half the watchdog without traffic, when nothing is in flight (then polls
+    // and resends feed the watchdog; a heartbeat would wait behind them) and the board may have
+    // drive to stop.
+    if !state.closing && t - state.lastSent >= configuration.watchdog * Self.heartbeatShare && state.link.unacknowledged == 0
       && armed(state, at: t)
     {
       pass.outgoing += state.link.send(.heartbeat, now: t)
@@ -103,26 +103,33 @@ extension BoardConnection {
   }
 
   /// How long the reader may block: until the next thing it must do itself (a heartbeat, a
-  /// clock query, a retransmission), between 1 ms and ``busyReadLimit`` — or, on an idle board
-  /// (nothing unacknowledged, no drive to guard) over a transport whose reads a send can
-  /// interrupt, up to ``idleReadLimit``: an idle served board then costs a wake-up a second
-  /// instead of fifty (measured: 52 wake-ups/s and 0.4 % of a core per board). Sends from other
-  /// threads write directly and never wait for it; one made during a long wait wakes it.
+  /// clock query, a retransmission, at least 1 ms). While frames are unacknowledged, or over a
+  /// transport whose reads a send cannot interrupt, at most ``busyReadLimit``; otherwise up to
+  /// ``idleReadLimit``: an idle served board then costs a wake-up a second instead of fifty
+  /// (measured: 52 wake-ups/s and 0.4 % of a core per board), and a streaming board one per
+  /// acknowledgement (a cap of 20 ms woke it once more per refill at 22 ms: a third of its
+  /// reader's wake-ups). Sends from other threads write directly and never wait for it; one
+  /// made while it waits past ``busyReadLimit`` wakes it (``send(contentsOf:)``).
   private func readTimeout() -> Double {
     state.withLock { state in
       let t = now
-      let idle = state.link.unacknowledged == 0 && !armed(state, at: t)
       var due =
         state.link.unacknowledged > 0 ? t + Self.busyReadLimit
-        : armed(state, at: t) ? state.lastSent + configuration.watchdog / 4 : t + Self.idleReadLimit
+        : armed(state, at: t) ? state.lastSent + configuration.watchdog * Self.heartbeatShare : t + Self.idleReadLimit
       if let query = nextClockQuery(state) { due = min(due, query) }
       if let deadline = state.link.nextDeadline { due = min(due, deadline) }
-      let limit = idle && transport.interruptsReads && !state.closing ? Self.idleReadLimit : Self.busyReadLimit
-      let timeout = min(max(due - t, 0.001), limit)
-      state.readerSleepsLong = timeout > Self.busyReadLimit
+      let waitsLong = state.link.unacknowledged == 0 && transport.interruptsReads && !state.closing
+      let timeout = min(max(due - t, 0.001), waitsLong ? Self.idleReadLimit : Self.busyReadLimit)
+      state.readerWakesAt = t + timeout
       return timeout
     }
   }
+
+  /// The share of the watchdog time without traffic after which a heartbeat goes out
+  /// (docs/protocol.md §6.7). Half: a lost heartbeat is polled for (a few milliseconds) and
+  /// resent within the other half. A quarter sent one between any two refills 40 ms apart (the
+  /// engine's chunks on its default 80 ms lookahead): two more wake-ups per refill.
+  static let heartbeatShare = 0.5
 
   /// The longest wait for input while the board is busy, or over a transport that cannot be
   /// interrupted, seconds.

@@ -9,8 +9,9 @@ import HapticLocks
 public final class BoardConnection: Sendable {
   /// Settings.
   public struct Configuration: Sendable {
-    /// The board's watchdog timeout; heartbeats go out after a quarter of it without traffic,
-    /// while the board may have drive queued (``BoardConnection`` `+Armed`).
+    /// The board's watchdog timeout; heartbeats go out after half of it without traffic
+    /// (``BoardConnection/heartbeatShare``), while the board may have drive queued
+    /// (``BoardConnection`` `+Armed`).
     public var watchdog: Double = 0.100
     /// Board clock ticks per drive frame (its frame period at its clock rate), to tell when the
     /// drive sent has played; 0 when unknown: heartbeats then never stop.
@@ -59,10 +60,8 @@ public final class BoardConnection: Sendable {
     /// The reader thread, once it runs, and whether it has ended.
     var reader: pthread_t?
     var readerEnded = false
-    /// The reader waits longer than ``BoardConnection/busyReadLimit`` (an idle board, a
-    /// transport that ``ByteTransport/interruptRead()`` wakes): the next send wakes it, since
-    /// the send may start a deadline of its own (a resend, a heartbeat).
-    var readerSleepsLong = false
+    /// Host seconds at which the reader's current wait for input ends (``BoardConnection/readTimeout()``).
+    var readerWakesAt = -Double.infinity
   }
 
   let transport: any ByteTransport
@@ -135,18 +134,34 @@ public final class BoardConnection: Sendable {
   /// Sends a message reliably (queued when the window is full). Numbered and written in one
   /// step of the wire's order: a frame numbered after another never leaves before it.
   public func send(_ message: WireMessage) throws(TransportError) {
+    try send(contentsOf: [message])
+  }
+
+  /// Sends `messages` reliably, in order, with one write: the frames the window takes now go
+  /// out together (the rest when acknowledgements make room, as for ``send(_:)``).
+  public func send(contentsOf messages: [WireMessage]) throws(TransportError) {
+    guard !messages.isEmpty else { return }
     try wireOrder.withLock { () throws(TransportError) in
       let bytes: [UInt8]? = state.withLock { state in
         guard !state.closed else { return nil }
         state.lastSent = now
-        arm(for: message, state: &state)
-        return state.link.send(message, now: state.lastSent)
+        var bytes: [UInt8] = []
+        for message in messages {
+          arm(for: message, state: &state)
+          bytes += state.link.send(message, now: state.lastSent)
+        }
+        return bytes
       }
       guard let bytes else { throw TransportError(.closed, port: transport.name, "the connection is closed") }
       try transport.write(bytes)
+      // The acknowledgement wakes the reader. Should it not come, the frames' own deadlines (a
+      // poll, a resend) must not wait longer than while the board is busy: a reader waiting
+      // longer (an idle board, or until a heartbeat is due) is woken now.
       let wake = state.withLock { state in
-        defer { state.readerSleepsLong = false }
-        return state.readerSleepsLong
+        let t = now
+        guard state.readerWakesAt > t + Self.busyReadLimit else { return false }
+        state.readerWakesAt = t
+        return true
       }
       if wake { transport.interruptRead() }
     }

@@ -70,7 +70,7 @@ var checkout = URL(fileURLWithPath: #filePath)
 for _ in 0..<5 { checkout.deleteLastPathComponent() }
 let hapticctl = options["hapticctl"] ?? checkout.appendingPathComponent(".build/release/hapticctl").path
 
-let simulatorConfiguration = "sim-lra board, 16 kHz physics, 1 kHz frames, engine defaults (lookahead 30 ms, guard 1 ms, a pass when half the lookahead is left)"
+let simulatorConfiguration = "sim-lra board, 16 kHz physics, 1 kHz frames, engine defaults (lookahead 80 ms, guard 1 ms, a pass when half the lookahead is left)"
 say("EngineMeasurements — \(simulatorConfiguration)")
 do {
   for section in sections {
