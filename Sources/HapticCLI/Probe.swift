@@ -14,7 +14,7 @@ struct Probe: ParsableCommand {
       does not (the reason is printed) or the port fails. With --json: one object with \
       supports_haptics, reason, port, board, firmware, protocol_version, channels, features, \
       answer_ms (identify to capabilities), round_trip_ms, clock_offset_s, drift_ppm, \
-      drift_uncertainty_ppm (twice the standard error of the 1 s estimate), identity (the key \
+      drift_uncertainty_ppm (the half width of the 1 s estimate's 95 % interval), identity (the key \
       a calibration of this one board is kept under: its USB serial number, else the serial \
       the board keeps), usb_serial, board_serial. Each LRA channel's f0 is the one it plays \
       with, f0_source saying whence: calibrated on the board, a calibration kept on this host \

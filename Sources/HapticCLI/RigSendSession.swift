@@ -79,11 +79,10 @@ final class RigSendSession: Sendable {
       }
       state.withLock { $0.playing = players.count }
       // One instant for every player on every board: the latest of the boards' earliest.
-      let boards = Array(Set(players.flatMap(\.boards))).sorted()
-      start = max(try rig.commonStart(boards), options.at > 0 ? rig.currentTime + options.at : 0)
-      for (player, play) in zip(players, plays) {
-        try player.start(atTime: start + play.at)
-        if options.seek > 0 { try player.seek(toOffset: options.seek, atTime: start + play.at) }
+      start = try RigPlayer.start(
+        zip(players, plays).map { ($0, $1.at) }, atTime: options.at > 0 ? rig.currentTime + options.at : 0)
+      if options.seek > 0 {
+        for (player, play) in zip(players, plays) { try player.seek(toOffset: options.seek, atTime: start + play.at) }
       }
     } catch {
       printError("error: \(error)")

@@ -90,7 +90,12 @@ extension HapticEngine {
       throw HapticEngineError(.invalidTime, "player \(id): time \(time) is not a finite engine time within a day")
     }
     if case .start = action, !isRunning, isAutoShutdownEnabled { try start() }
-    let linkLead = startLead(for: action)
+    // A time asked for explicitly may have been placed by ``earliestStartTime`` a few
+    // milliseconds before (a rig's common instant, its other boards started first): kept while
+    // it leaves the link three quarters of the lead to resend a lost first batch, rather than
+    // moved later on its own, out of step with the rig (1 run in 6 of `RigCommandTests` put a
+    // board behind ser2net 1–2 frames after the others, its 150 ms lead short by 2 ms).
+    let linkLead = time > 0 ? startLead(for: action) * 3 / 4 : startLead(for: action)
     let (wasQuiet, marks) = try computeAndSend {
       () throws(HapticEngineError) -> (batches: [StreamScheduler.Batch], result: (Bool, [(id: Int, mark: AudioMark)])) in
       try state.withLock { state throws(HapticEngineError) in

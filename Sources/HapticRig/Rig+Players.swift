@@ -37,15 +37,20 @@ extension Rig {
   /// not lost can start a player (the latest of their earliest starts), plus
   /// ``commonLeadMargin`` per board for the time the starts take to send one after another.
   public func commonStart(_ boards: [Int]) throws(RigError) -> Double {
-    var latest = currentTime
     let present = boards.filter { members[$0].lost == nil }
-    for board in present {
+    return try latestEarliest(present) + Self.commonLeadMargin * Double(max(present.count, 1))
+  }
+
+  /// The latest of the earliest starts of `boards` (rig time; now, at the least), with no margin.
+  func latestEarliest(_ boards: [Int]) throws(RigError) -> Double {
+    var latest = currentTime
+    for board in boards where members[board].lost == nil {
       guard let earliest = members[board].engine.earliestStartTime, let at = rigTime(board, atBoardTime: earliest) else {
         throw RigError(.board, board: members[board].entry.name, "no clock sync with the board (is it running?)")
       }
       latest = max(latest, at)
     }
-    return latest + Self.commonLeadMargin * Double(max(present.count, 1))
+    return latest
   }
 
   /// Rig seconds added per board to a common instant: sending one board's start takes well

@@ -1,3 +1,4 @@
+import Foundation
 public import HapticCore
 import HapticEngine
 import HapticLocks
@@ -60,25 +61,11 @@ public final class RigPlayer: Sendable {
   /// Starts on every board at rig time `time`, or at the earliest instant every board can make
   /// when that is later (0: as soon as they can); returns the instant used. A quiet board first
   /// moves its frame grid onto the instant: every board then starts exactly there, not each on
-  /// its nearest frame (up to half a frame either way).
+  /// its nearest frame (up to half a frame either way). Several players that must start
+  /// together start through ``start(_:atTime:)``.
   @discardableResult
   public func start(atTime time: Double = 0) throws(RigError) -> Double {
-    state.withLock {
-      $0.remaining = $0.parts.count
-      $0.firstError = nil
-    }
-    // The frame grids first: a board moves its grid only while nothing is pending on it, and
-    // the rates below are pending actions.
-    let present = state.withLock { $0.parts }.filter { rig.members[$0.board].lost == nil }
-    let instant = max(time, try rig.commonStart(present.map(\.board)))
-    for part in present { rig.members[part.board].engine.alignFrames(atHost: rig.linkHostTime(part.board, atRigTime: instant)) }
-    steerAll()
-    let at = try apply(at: instant) { player, t throws(HapticEngineError) in try player.start(atTime: t) }
-    state.withLock {
-      $0.startedAt = at
-      $0.pausedAt = nil
-    }
-    return at
+    try Self.start([(self, 0)], atTime: time)
   }
 
   /// Stops on every board at rig time `time` (0: the earliest common instant).
@@ -129,13 +116,19 @@ public final class RigPlayer: Sendable {
   }
 
   /// The playback rate, on the rig's clock: each board's player runs at it divided by its
-  /// board's clock rate (`+Steering`).
+  /// board's clock rate (`+Steering`). Set before a start, it waits for the start: a rate
+  /// change is a pending action on each board, and a board with one pending does not move its
+  /// frame grid onto the start's instant (`send --rig` set it as it made its players, and the
+  /// board made last started on its own grid, up to half a frame from the others).
   public var playbackRate: Double {
     get { state.withLock { $0.rate } }
     set {
       guard newValue > 0 && newValue.isFinite else { return }
-      state.withLock { $0.rate = newValue }
-      steerAll()
+      let started = state.withLock { state -> Bool in
+        state.rate = newValue
+        return state.startedAt != nil
+      }
+      if started { steerAll() }
     }
   }
 
@@ -179,11 +172,18 @@ public final class RigPlayer: Sendable {
   private func apply(
     at time: Double, _ action: (HapticAdvancedPatternPlayer, Double) throws(HapticEngineError) -> Void
   ) throws(RigError) -> Double {
-    let parts = state.withLock { $0.parts }.filter { rig.members[$0.board].lost == nil }
+    let boards = presentParts.map(\.board)
     // Never sooner than every board can make it: a board given a sooner instant would move its
     // part later on its own, out of step with the others.
-    let at = max(time, try rig.commonStart(parts.map(\.board)))
-    for part in parts {
+    return try apply(exactly: max(time, try rig.commonStart(boards)), action)
+  }
+
+  /// Runs `action` on each present board's player at rig time `at` mapped onto that board's
+  /// clock; returns `at`.
+  func apply(
+    exactly at: Double, _ action: (HapticAdvancedPatternPlayer, Double) throws(HapticEngineError) -> Void
+  ) throws(RigError) -> Double {
+    for part in presentParts {
       let member = rig.members[part.board]
       guard let boardTime = rig.boardTime(part.board, atRigTime: at) else {
         throw RigError(.board, board: member.entry.name, "no clock sync with the board (is it running?)")

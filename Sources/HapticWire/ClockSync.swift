@@ -19,7 +19,8 @@ public struct ClockSync: Sendable {
   private var samples: [Sample] = []
   private var reference: Double?
   private var slope = 1.0
-  private var slopeError: Double?
+  /// The fitted slope's standard error, and its degrees of freedom.
+  private var slopeError: (error: Double, degreesOfFreedom: Int)?
   private var intercept = 0.0
   private var lastTicks: UInt64 = 0
 
@@ -35,11 +36,19 @@ public struct ClockSync: Sendable {
   /// Board seconds per host second, minus one, in parts per million.
   public var driftPPM: Double { (slope - 1) * 1e6 }
 
-  /// How far off ``driftPPM`` may be: twice the standard error of the fitted slope (about 95 %
-  /// of estimates from samples this noisy fall within it), in parts per million; nil until the
-  /// samples span the half second drift needs. A probe's second of samples over a jittery line
-  /// can be thousands of ppm uncertain; the connection's minutes of samples far less.
-  public var driftUncertaintyPPM: Double? { slopeError.map { 2 * $0 * 1e6 } }
+  /// How far off ``driftPPM`` may be: the half width of its 95 % interval (the fitted slope's
+  /// standard error times Student's t for the samples' degrees of freedom: 2.45 for a probe's
+  /// 8 chosen samples, about 2 for many), in parts per million; nil until the samples span the
+  /// half second drift needs. A probe's second of samples over a jittery line can be thousands
+  /// of ppm uncertain; the connection's minutes of samples far less.
+  public var driftUncertaintyPPM: Double? { slopeError.map { $0.error * Self.studentT95(degreesOfFreedom: $0.degreesOfFreedom) * 1e6 } }
+
+  /// Student's t at 97.5 % (a two-sided 95 % interval) for `degreesOfFreedom`.
+  static func studentT95(degreesOfFreedom: Int) -> Double {
+    let table: [Double] = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13]
+    if degreesOfFreedom >= 1 && degreesOfFreedom <= table.count { return table[degreesOfFreedom - 1] }
+    return degreesOfFreedom <= 30 ? 2.09 : 2.0
+  }
 
   /// The fastest round trip in the window, in seconds.
   public var minimumRoundTrip: Double? { samples.map(\.roundTrip).min() }
@@ -85,15 +94,26 @@ public struct ClockSync: Sendable {
       chosen += part.filter { $0.roundTrip <= limit }
       if width <= 0 { break }
     }
-    let n = Double(chosen.count)
-    let meanX = chosen.reduce(0) { $0 + ($1.hostMid - reference) } / n
-    let meanY = chosen.reduce(0) { $0 + $1.boardSeconds } / n
+    // Weighted by the inverse square of each round trip: a midpoint is off by at most half its
+    // round trip, so a sample of 5 ms says a hundredth of what one of 0.4 ms does. A quarter
+    // whose answers all came back late (a relay starved of the CPU) then no longer pulls the
+    // fit by its whole delay; round trips alike weigh alike, as before.
+    let weights = chosen.map { 1 / (Swift.max($0.roundTrip, Self.weightFloor) * Swift.max($0.roundTrip, Self.weightFloor)) }
+    let totalWeight = weights.reduce(0, +)
+    var meanX = 0.0
+    var meanY = 0.0
+    for (sample, weight) in zip(chosen, weights) {
+      meanX += weight * (sample.hostMid - reference)
+      meanY += weight * sample.boardSeconds
+    }
+    meanX /= totalWeight
+    meanY /= totalWeight
     var sxx = 0.0
     var sxy = 0.0
-    for sample in chosen {
+    for (sample, weight) in zip(chosen, weights) {
       let dx = sample.hostMid - reference - meanX
-      sxx += dx * dx
-      sxy += dx * (sample.boardSeconds - meanY)
+      sxx += weight * dx * dx
+      sxy += weight * dx * (sample.boardSeconds - meanY)
     }
     // Drift is only trusted over a span of at least 0.5 s; before that assume none.
     let span = (chosen.map(\.hostMid).max() ?? 0) - (chosen.map(\.hostMid).min() ?? 0)
@@ -101,18 +121,22 @@ public struct ClockSync: Sendable {
     slope = fitted ? sxy / sxx : 1
     slope = min(max(slope, 1 - 0.01), 1 + 0.01)  // a crystal is never 1 % off
     intercept = meanY - slope * meanX
-    // The slope's standard error from the residuals (n − 2 degrees of freedom).
+    // The slope's standard error from the weighted residuals (n − 2 degrees of freedom; the
+    // weights are the samples' relative precisions, their scale taken from the residuals).
     if fitted && chosen.count >= 4 {
       var residuals = 0.0
-      for sample in chosen {
+      for (sample, weight) in zip(chosen, weights) {
         let r = sample.boardSeconds - (intercept + slope * (sample.hostMid - reference))
-        residuals += r * r
+        residuals += weight * r * r
       }
-      slopeError = (residuals / (n - 2) / sxx).squareRoot()
+      slopeError = ((residuals / (Double(chosen.count) - 2) / sxx).squareRoot(), chosen.count - 2)
     } else {
       slopeError = nil
     }
   }
+
+  /// The least round trip a weight counts (seconds): a faster one weighs as much as this.
+  static let weightFloor = 50e-6
 
   /// The board time in seconds at host time `t`.
   public func boardSeconds(atHost t: Double) -> Double {

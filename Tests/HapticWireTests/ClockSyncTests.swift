@@ -75,6 +75,29 @@ struct ClockSyncTests {
     }
   }
 
+  /// A young fit (a rig's first second: a query every 100 ms after a 50 ms start) over a line of
+  /// 0.4 ms round trips, whose last 0.3 s of answers all came back 4.6 ms late (a relay such as
+  /// ser2net starved of the CPU while a rig opens its boards): the fit keeps to the fast round
+  /// trips. Unweighted, the slow quarter's midpoints (2.3 ms off each) pulled the board's clock
+  /// 1.9 ms off at the start that followed, and a rig's remote board played 2 ms after the others
+  /// (`RigCommandTests`, 1 run in 6).
+  @Test("A quarter of slow, lopsided round trips does not pull a young fit off", arguments: [100.0, -200.0])
+  func slowQuarter(_ drift: Double) {
+    let frequency = 1_000_000.0
+    func board(atHost t: Double) -> Double { (4.2 + t * (1 + drift * 1e-6)) * frequency }
+    var sync = ClockSync(clockFrequency: frequency)
+    let times = [0.0, 0.05, 0.1] + (2...12).map { Double($0) * 0.1 }
+    for (index, t) in times.enumerated() {
+      let slow = t >= 0.9
+      let up = 0.0002 + Double(index % 3) * 0.00001
+      let down = slow ? 0.0048 : 0.0002
+      sync.add(hostSend: t, hostReceive: t + up + down, boardTicks: UInt64(board(atHost: t + up)))
+    }
+    let start = 1.3
+    let error = abs(sync.boardTicks(atHost: start) - board(atHost: start)) / frequency
+    #expect(error <= 0.0002, "drift \(drift): the board's clock at the start is \(error * 1000) ms off")
+  }
+
   @Test("32-bit board times extend to 64 bits across a wrap")
   func extend() {
     var sync = ClockSync(clockFrequency: 1_000_000)
