@@ -197,7 +197,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "HapticRigTests",
-      dependencies: ["HapticRig", "HapticEngine", "HapticEngineSimulator", "HapticRenderer", "HapticCore", "HapticTransport"]),
+      dependencies: ["HapticRig", "HapticEngine", "HapticEngineSimulator", "HapticRenderer", "HapticCore", "HapticTransport", "HapticLocks"]),
     .testTarget(name: "HapticBoardsTests", dependencies: ["HapticBoards", "HapticRenderer", "HapticCore", "HapticTransport"]),
     .testTarget(name: "HapticAudioTests", dependencies: ["HapticAudio"]),
     .testTarget(

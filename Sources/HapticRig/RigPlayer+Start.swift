@@ -18,10 +18,16 @@ extension RigPlayer {
 
   /// Starts `players` on one instant of rig time — `time`, or the earliest every board of every
   /// player can make when that is later (0: as soon as they can) — each `offset` seconds after
-  /// it (a timeline's cues); returns the instant. Every player must belong to one rig.
+  /// it (a timeline's cues); returns the instant.
+  ///
+  /// - Throws: `player` when the players belong to different rigs (they share no timeline), or
+  ///   as a single player's start does.
   @discardableResult
   public static func start(_ players: [(player: RigPlayer, offset: Double)], atTime time: Double = 0) throws(RigError) -> Double {
     guard let rig = players.first?.player.rig else { return time }
+    guard players.allSatisfy({ $0.player.rig === rig }) else {
+      throw RigError(.player, "players of different rigs cannot start on one instant (each rig has its own timeline)")
+    }
     for (player, _) in players {
       player.state.withLock {
         $0.remaining = $0.parts.count
