@@ -1,4 +1,3 @@
-import Foundation
 public import HapticCore
 import HapticEngine
 import HapticLocks

@@ -98,7 +98,10 @@ public struct ClockSync: Sendable {
     // round trip, so a sample of 5 ms says a hundredth of what one of 0.4 ms does. A quarter
     // whose answers all came back late (a relay starved of the CPU) then no longer pulls the
     // fit by its whole delay; round trips alike weigh alike, as before.
-    let weights = chosen.map { 1 / (Swift.max($0.roundTrip, Self.weightFloor) * Swift.max($0.roundTrip, Self.weightFloor)) }
+    let weights = chosen.map { sample in
+      let roundTrip = Swift.max(sample.roundTrip, Self.weightFloor)
+      return 1 / (roundTrip * roundTrip)
+    }
     let totalWeight = weights.reduce(0, +)
     var meanX = 0.0
     var meanY = 0.0
