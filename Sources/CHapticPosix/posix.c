@@ -113,6 +113,30 @@ int chaptic_wait_readable(int fd, int wake_fd, long long timeout_ns, short *reve
   return ready > 0 ? 1 : ready;
 }
 
+int chaptic_wait_many(const int *fds, int count, int wake_fd, long long timeout_ns, short *revents, int *woken) {
+  struct pollfd entries[1025];
+  if (count < 0 || count > 1024) {
+    errno = EINVAL;
+    return -1;
+  }
+  for (int i = 0; i < count; i++) entries[i] = (struct pollfd){.fd = fds[i], .events = POLLIN, .revents = 0};
+  entries[count] = (struct pollfd){.fd = wake_fd, .events = POLLIN, .revents = 0};
+  if (timeout_ns < 0) timeout_ns = 0;
+  struct timespec wait = {.tv_sec = (time_t)(timeout_ns / 1000000000LL), .tv_nsec = (long)(timeout_ns % 1000000000LL)};
+  int ready = ppoll(entries, (nfds_t)count + (wake_fd >= 0 ? 1 : 0), &wait, NULL);
+  *woken = 0;
+  if (ready < 0) return -1;
+  for (int i = 0; i < count; i++) revents[i] = entries[i].revents;
+  if (ready > 0 && wake_fd >= 0 && (entries[count].revents & POLLIN)) {
+    uint64_t drained;
+    while (read(wake_fd, &drained, sizeof drained) > 0) {
+    }
+    *woken = 1;
+    ready -= 1;
+  }
+  return ready;
+}
+
 int chaptic_wake_open(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
 void chaptic_wake(int wake_fd) {

@@ -32,6 +32,10 @@ struct RigOptions: ParsableArguments {
   ) throws -> HapticRig.Rig {
     let catalog = boards.catalog()
     let store = CalibratedBoard.store(boards)
+    // One thread reads every board and runs every engine's passes (HapticTransport's Reactor).
+    var shared = configuration
+    shared.reactor = configuration.reactor ?? Reactor(name: "rig")
+    let configuration = shared
     do {
       return try HapticRig.Rig.open(file) { entry throws(HapticEngineError) in
         try HapticEngine.serial(

@@ -11,6 +11,8 @@ final class RigSendSession: Sendable {
   private let rig: HapticRig.Rig
   private let options: Send
   private let state = Locked(RunState())
+  /// Signalled whenever the run may be over (finished, interrupted): the main thread waits on it.
+  private let ended = DispatchSemaphore(value: 0)
 
   private struct RunState: Sendable {
     var playing = 0
@@ -34,16 +36,17 @@ final class RigSendSession: Sendable {
   /// Plays `plays` on their actuators; returns the exit status (the rig is closed).
   func run(_ plays: [RigPlay]) -> Int32 {
     defer { rig.close() }
-    let watch = SignalWatch([SIGINT, SIGTERM]) { [state] _ in
+    let watch = SignalWatch([SIGINT, SIGTERM]) { [state, ended] _ in
       state.withLock {
         $0.interrupted = true
         $0.stoppedBy = "signal"
       }
+      ended.signal()
     }
     state.withLock { $0.signals = watch }
     let policy = options.onBoardLoss
     rig.rejoinsLostBoards = policy == .continue
-    rig.boardEventHandler = { [state] board, event in
+    rig.boardEventHandler = { [state, ended] board, event in
       guard case .lost(let reason) = event else {
         printError("board \(board) rejoined: it plays on in step with the others")
         state.withLock { $0.rejoined.append(board) }
@@ -57,6 +60,7 @@ final class RigSendSession: Sendable {
         if policy == .stop {
           state.stoppedBy = "board-loss"
           state.finished = true
+          ended.signal()
         }
       }
     }
@@ -68,12 +72,13 @@ final class RigSendSession: Sendable {
         player.loopEnabled = options.loop
         player.loopEnd = options.loopEnd
         player.playbackRate = options.rate
-        player.completionHandler = { [state] error in
+        player.completionHandler = { [state, ended] error in
           state.withLock { state in
             if let error, state.failure == nil { state.failure = ((error as? RigError)?.board, "\(error)") }
             state.playing -= 1
             if state.playing == 0 { state.finished = true }
           }
+          ended.signal()
         }
         players.append(player)
       }
@@ -89,7 +94,7 @@ final class RigSendSession: Sendable {
       return 1
     }
     if options.live { startLiveReader(players) }
-    while !state.withLock({ $0.finished || $0.interrupted }) { usleep(20_000) }
+    while !state.withLock({ $0.finished || $0.interrupted }) { ended.wait() }
     let (interrupted, stoppedBy) = state.withLock { ($0.interrupted, $0.stoppedBy) }
     if interrupted || stoppedBy == "board-loss" { for player in players { player.cancel() } }
     let boardReports = rig.members.map { member -> (String, HapticEngine, HapticEngine.Report) in
@@ -157,11 +162,12 @@ final class RigSendSession: Sendable {
   private func startLiveReader(_ players: [RigPlayer]) {
     LiveCommand.startReader(
       players, name: "send --rig --live", isOver: { [state] in state.withLock { $0.finished || $0.interrupted } },
-      stopped: { [state] in
+      stopped: { [state, ended] in
         state.withLock {
           $0.stoppedBy = "stop"
           $0.finished = true
         }
+        ended.signal()
       })
   }
 }

@@ -4,6 +4,7 @@ import HapticCore
 import HapticRenderer
 import HapticWire
 import HapticLocks
+import HapticTransport
 
 extension HapticEngine {
   /// Starts the engine: waits for clock sync (up to ``Configuration/startTimeout``) and starts
@@ -88,10 +89,15 @@ extension HapticEngine {
     guard started else { return }
     requestStatus()
     guard !isVirtual else { return }
-    let token = LoopThread()
+    let token = LoopThread(reactor: configuration.reactor)
     let generation = state.withLock { state -> Int in
       state.loop = token
       return state.loopGeneration
+    }
+    if let reactor = configuration.reactor {
+      let id = reactor.add(PassSource(engine: self, generation: generation))
+      token.registration.withLock { $0 = id }
+      return
     }
     // The thread holds the engine weakly: strongly only for one pass, never while it sleeps.
     let thread = Thread { [weak self] in
@@ -156,8 +162,13 @@ extension HapticEngine {
       return state.loop
     }
     wakeLoop()
-    // Wait for the loop thread to end, unless this is it (a stop from a handler it runs).
-    if let loop, loop.id.withLock({ $0 }) != UInt(pthread_self()) {
+    guard let loop else { return }
+    if let reactor = loop.reactor {
+      // Not called again once removed (a pass under way on another thread is waited for); a
+      // pass source added after this finds its generation gone and leaves.
+      if let id = loop.registration.withLock({ $0 }) { reactor.remove(id) }
+    } else if loop.id.withLock({ $0 }) != UInt(pthread_self()) {
+      // Wait for the loop thread to end, unless this is it (a stop from a handler it runs).
       while !loop.hasEnded { usleep(200) }
     }
   }
@@ -170,11 +181,17 @@ extension HapticEngine {
   /// pass: they are sent when they are made. Sleeping until the next deadline rather than
   /// polling keeps the thread's wake-ups (most of its CPU time) to about two per lookahead.
   func loopPass(generation: Int) -> (DispatchSemaphore, Double)? {
-    func current() -> Bool { state.withLock { !$0.loopStop && $0.loopGeneration == generation } }
-    guard current() else { return nil }
-    tick()
-    guard current() else { return nil }
+    guard pass(generation: generation) else { return nil }
     return (loopWake, sleepUntilNextPass())
+  }
+
+  /// A tick of the loop of `generation` (`early`: frames before its due time it may refill);
+  /// false when that loop must end.
+  func pass(generation: Int, early: Int = 0) -> Bool {
+    func current() -> Bool { state.withLock { !$0.loopStop && $0.loopGeneration == generation } }
+    guard current() else { return false }
+    tick(early: early)
+    return current()
   }
 
   /// The longest the loop sleeps while something plays, seconds.
@@ -183,12 +200,16 @@ extension HapticEngine {
   /// Ends the loop's sleep now (a player started on a quiet engine: its queue must be refilled
   /// long before the idle period is over).
   func wakeLoop() {
-    loopWake.signal()
+    if let reactor = configuration.reactor, !isVirtual {
+      reactor.wake()
+    } else {
+      loopWake.signal()
+    }
   }
 
   /// Seconds until the next pass is due: while nothing plays, the idle cadence, or the idle
   /// timeout's moment when auto-shutdown is on and it comes sooner.
-  private func sleepUntilNextPass() -> Double {
+  func sleepUntilNextPass() -> Double {
     let now = nowFrame()
     let hostNow = link.hostNow
     return state.withLock { state in
@@ -201,8 +222,10 @@ extension HapticEngine {
     }
   }
 
-  /// One scheduler pass: render ahead, send, report finished players, idle shutdown.
-  func tick() {
+  /// One scheduler pass: render ahead (refilling up to `early` frames before the refill is due:
+  /// a shared reactor's pass for several boards at once), send, report finished players, idle
+  /// shutdown.
+  func tick(early: Int = 0) {
     var completions: [(@Sendable ((any Error)?) -> Void)] = []
     var notify: [@Sendable ((any Error)?) -> HapticEngineFinishedAction] = []
     var stops: [(@Sendable ((any Error)?) -> Void)?] = []
@@ -220,7 +243,7 @@ extension HapticEngine {
         defer { state.scheduler = scheduler }
         scheduler.lookahead = lookahead(for: statistics)
         state.lookaheadPeak = max(state.lookaheadPeak, scheduler.lookahead)
-        let batches = scheduler.tick(now: now)
+        let batches = scheduler.tick(now: now, early: early)
         // Taken even without an output, so they do not pile up.
         let taken = scheduler.takeAudioMarks()
         if configuration.audioOutput != nil { marks = taken }

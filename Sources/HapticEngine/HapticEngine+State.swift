@@ -1,6 +1,7 @@
 import HapticCore
 import HapticLocks
 import HapticRenderer
+import HapticTransport
 import HapticWire
 
 extension HapticEngine {
@@ -88,7 +89,14 @@ extension HapticEngine {
 
   /// A loop thread's end, as the thread itself reports it (`halt()` waits for it).
   final class LoopThread: Sendable {
+    /// The shared thread that runs the passes instead of a thread of the engine's own.
+    let reactor: Reactor?
+    /// The pass source's token on ``reactor``, once added.
+    let registration = Locked<Int?>(nil)
     private let ended = Locked(false)
+
+    init(reactor: Reactor? = nil) { self.reactor = reactor }
+
     /// The thread, set once before it starts (compared with `pthread_self()`).
     let id = Locked<UInt?>(nil)
     func markEnded() { ended.withLock { $0 = true } }

@@ -48,6 +48,11 @@ public final class HapticEngine: Sendable {
     /// Where audio events play (docs/semantics.md §13.9): `nil` for none. The engine schedules
     /// players' audio on it but does not close it.
     public var audioOutput: (any AudioOutput)?
+    /// The thread that runs the scheduler's passes and reads the board, shared with other
+    /// engines (a rig's boards: their passes, due on one frame grid, then cost one wake-up
+    /// instead of one each; docs/architecture.md §5.6). Nil: a loop thread of the engine's own
+    /// and a reader thread of its link's. A virtual clock ignores it.
+    public var reactor: Reactor?
 
     /// The defaults.
     public init() {}
@@ -171,7 +176,8 @@ public final class HapticEngine: Sendable {
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) -> HapticEngine {
     try HapticEngine(
-      link: try SerialBoardLink(port: port, rates: rates, clockInterval: clockInterval, profileFor: profileFor),
+      link: try SerialBoardLink(
+        port: port, rates: rates, clockInterval: clockInterval, reactor: configuration.reactor, profileFor: profileFor),
       configuration: configuration)
   }
 

@@ -33,6 +33,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - clockInterval: seconds between clock queries once synchronised (0.05–10; by default
   ///     about one a second, as Klipper). A rig asks more often: its boards' fits settle in a
   ///     second instead of several.
+  ///   - reactor: the thread that reads the board, shared with other links (nil: a thread of
+  ///     the link's own).
   ///   - profileFor: the renderer profile for the probed board and which physical board it is
   ///     (e.g. from its board file, with a calibration kept for it); `nil` falls back to
   ///     `BoardProfile(capabilities:)` (HapticWire).
@@ -40,7 +42,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public convenience init(
     port: String, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
-    profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
+    reactor: Reactor? = nil, profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     let transport: any ByteTransport
     do {
@@ -49,7 +51,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
     try self.init(
-      transport: transport, rates: rates, probeTimeout: probeTimeout, clockInterval: clockInterval, profileFor: profileFor)
+      transport: transport, rates: rates, probeTimeout: probeTimeout, clockInterval: clockInterval, reactor: reactor,
+      profileFor: profileFor)
   }
 
   /// Probes the board on an open `transport` (closed on failure, and by ``close(stopDrive:)``)
@@ -60,13 +63,14 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - rates: the rates the board may talk at, tried in turn; the one it answers at (on a
   ///     pseudo-terminal, its board file's) is the link's timers'.
   ///   - probeTimeout: how long the probe waits for the board, seconds.
-  ///   - clockInterval: as for ``init(port:rates:probeTimeout:clockInterval:profileFor:)``.
+  ///   - clockInterval: as for ``init(port:rates:probeTimeout:clockInterval:reactor:profileFor:)``.
+  ///   - reactor: as there.
   ///   - profileFor: the renderer profile for the probed board and its identity; `nil` falls
   ///     back to `BoardProfile(capabilities:)` (HapticWire).
-  /// - Throws: as ``init(port:rates:probeTimeout:clockInterval:profileFor:)``, but for opening the port.
+  /// - Throws: as ``init(port:rates:probeTimeout:clockInterval:reactor:profileFor:)``, but for opening the port.
   public init(
     transport: any ByteTransport, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
-    profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
+    reactor: Reactor? = nil, profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     port = transport.name
     // One session for the port: the connection continues the probe's link, so no ack the board
@@ -95,6 +99,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
     if let clockInterval { configuration.clockInterval = min(max(clockInterval, 0.05), 10) }
+    configuration.reactor = reactor
     configuration.ticksPerFrame =
       UInt64(capabilities.framePeriodMicroseconds) * UInt64(capabilities.clockFrequency) / 1_000_000
     let box = HandlerBox()

@@ -104,8 +104,9 @@ struct StreamScheduler: Sendable {
 
   /// Moves on to the board's frame `now`: advances the base, renders up to `now + lookahead`
   /// and returns the batches to queue. A host that fell behind skips the lost frames (counted
-  /// as an underrun) instead of sending them late.
-  mutating func tick(now: Int) -> [Batch] {
+  /// as an underrun) instead of sending them late. `early`: frames before the refill is due
+  /// that it may already go (a pass shared with other boards' comes a little early).
+  mutating func tick(now: Int, early: Int = 0) -> [Batch] {
     let commit = now + guardFrames
     if head.frame < now {
       // Behind the board: frames before `now` are lost — never sent late as a backlog, and
@@ -122,7 +123,7 @@ struct StreamScheduler: Sendable {
     // `maximumChunk`) instead of a sliver every pass (fewer frames, less link time), small
     // enough on a long lookahead that a lost frame costs little to resend.
     var batches: [Batch] = []
-    if head.frame < now + guardFrames + refillLevel {
+    if head.frame < now + max(early, 0) + guardFrames + refillLevel {
       // A grown lookahead fills in chunks over the next passes (each due at once), not in
       // one burst of frames.
       batches = render(to: min(now + guardFrames + lookahead, head.frame + maximumChunk), replace: false, now: now)

@@ -16,7 +16,6 @@ extension BoardConnection {
   func run() {
     state.withLock { $0.reader = pthread_self() }
     defer { state.withLock { $0.readerEnded = true } }
-    var decoder = FrameDecoder()
     while true {
       let bytes: [UInt8]
       do {
@@ -25,33 +24,46 @@ extension BoardConnection {
         finish(.disconnected(error.description))
         return
       }
-      let frames = decoder.feed(bytes)
-      let pass: Pass
-      do {
-        pass = try wireOrder.withLock { () throws(TransportError) -> Pass in
-          let pass = state.withLock { state in process(frames, state: &state) }
-          if !pass.stop && !pass.outgoing.isEmpty { try transport.write(pass.outgoing) }
-          return pass
-        }
-      } catch {
-        finish(.disconnected(error.description))
-        return
+      guard step(bytes) else { return }
+    }
+  }
+
+  /// One round of the reader (its thread's, or its ``Reactor``'s): feeds `bytes` to the link,
+  /// writes what is due and hands messages and events on. False when the reader must end.
+  ///
+  /// - Parameters:
+  ///   - receivedAt: when `bytes` were read (connection seconds; nil: now), the arrival time
+  ///     of a clock answer among them.
+  ///   - queries: whether a clock query due goes out now (a reactor's reader sends it once
+  ///     every source of its wake-up is served: ``sendDueClockQuery()``).
+  func step(_ bytes: [UInt8], receivedAt: Double? = nil, queries: Bool = true) -> Bool {
+    let frames = decoder.withLock { $0.feed(bytes) }
+    let pass: Pass
+    do {
+      pass = try wireOrder.withLock { () throws(TransportError) -> Pass in
+        let pass = state.withLock { state in process(frames, state: &state, receivedAt: receivedAt, queries: queries) }
+        if !pass.stop && !pass.outgoing.isEmpty { try transport.write(pass.outgoing) }
+        return pass
       }
-      if pass.stop { return }
-      for message in pass.messages { onMessage(message) }
-      for event in pass.events {
-        onEvent(event)
-        if case .disconnected = event {
-          state.withLock { $0.closed = true }
-          return
-        }
+    } catch {
+      finish(.disconnected(error.description))
+      return false
+    }
+    if pass.stop { return false }
+    for message in pass.messages { onMessage(message) }
+    for event in pass.events {
+      onEvent(event)
+      if case .disconnected = event {
+        state.withLock { $0.closed = true }
+        return false
       }
     }
+    return true
   }
 
   /// Feeds received frames to the link and adds what is due: polls, resends, a clock query, a
   /// heartbeat. Runs with the state locked (inside the wire's order).
-  private func process(_ frames: [WireFrame], state: inout State) -> Pass {
+  private func process(_ frames: [WireFrame], state: inout State, receivedAt: Double?, queries: Bool) -> Pass {
     var pass = Pass()
     if state.closed {
       pass.stop = true
@@ -75,21 +87,14 @@ extension BoardConnection {
     for frame in output.frames {
       guard let message = try? WireMessage.decode(type: frame.type, payload: frame.payload) else { continue }
       if case .clock(let id, let ticks) = message, let sent = state.pendingQueries.removeValue(forKey: id) {
-        state.sync?.add(hostSend: sent, hostReceive: t, boardTicks: ticks)
+        state.sync?.add(hostSend: sent, hostReceive: min(receivedAt ?? t, t), boardTicks: ticks)
         continue
       }
       if case .resetNotice = message { pass.events.append(.boardReset) }
       pass.messages.append(message)
     }
     pass.outgoing += state.link.poll(now: t).bytes
-    // Clock queries: quickly while synchronising, then about once a second.
-    if !state.closing, let due = nextClockQuery(state), t >= due, state.pendingQueries.isEmpty || t - state.lastClockQuery > 1 {
-      state.pendingQueries = [state.nextQuery: t]
-      pass.outgoing += state.link.send(.clockQuery(id: state.nextQuery), now: t)
-      state.nextQuery &+= 1
-      state.lastClockQuery = t
-      state.lastSent = t
-    }
+    if queries { pass.outgoing += clockQuery(&state, at: t) }
     // Heartbeat after half the watchdog without traffic, when nothing is in flight (then polls
     // and resends feed the watchdog; a heartbeat would wait behind them) and the board may have
     // drive to stop.
@@ -102,6 +107,29 @@ extension BoardConnection {
     return pass
   }
 
+  /// A clock query, if one is due (quickly while synchronising, then about once a second):
+  /// its bytes, with the query recorded as sent at `t`.
+  func clockQuery(_ state: inout State, at t: Double) -> [UInt8] {
+    guard !state.closing, !state.closed, let query = clockQueryWindow(state), t >= query.earliest,
+      state.pendingQueries.isEmpty || t - state.lastClockQuery > 1
+    else { return [] }
+    state.pendingQueries = [state.nextQuery: t]
+    let bytes = state.link.send(.clockQuery(id: state.nextQuery), now: t)
+    state.nextQuery &+= 1
+    state.lastClockQuery = t
+    state.lastSent = t
+    return bytes
+  }
+
+  /// Sends a clock query if one is due (a reactor's reader, as its thread goes back to waiting:
+  /// the answer is then read when it comes, not behind other boards' work).
+  func sendDueClockQuery() {
+    try? wireOrder.withLock { () throws(TransportError) in
+      let bytes = state.withLock { state in clockQuery(&state, at: now) }
+      if !bytes.isEmpty { try transport.write(bytes) }
+    }
+  }
+
   /// How long the reader may block: until the next thing it must do itself (a heartbeat, a
   /// clock query, a retransmission, at least 1 ms). While frames are unacknowledged, or over a
   /// transport whose reads a send cannot interrupt, at most ``busyReadLimit``; otherwise up to
@@ -111,17 +139,30 @@ extension BoardConnection {
   /// reader's wake-ups). Sends from other threads write directly and never wait for it; one
   /// made while it waits past ``busyReadLimit`` wakes it (``send(contentsOf:)``).
   private func readTimeout() -> Double {
+    let window = readerWindow()
+    return window.latest - window.now
+  }
+
+  /// The reader's next duty in connection seconds: `latest` as ``readTimeout()`` explains, and
+  /// `earliest`, from when a wake for anything else serves it too (a clock query due within
+  /// ``clockQueryEarliness(_:)``); `now`, when it was read. Records `latest` as
+  /// ``State/readerWakesAt``.
+  func readerWindow() -> (now: Double, earliest: Double, latest: Double) {
     state.withLock { state in
       let t = now
       var due =
         state.link.unacknowledged > 0 ? t + Self.busyReadLimit
         : armed(state, at: t) ? state.lastSent + configuration.watchdog * Self.heartbeatShare : t + Self.idleReadLimit
-      if let query = nextClockQuery(state) { due = min(due, query) }
+      var earliest = Double.infinity
+      if let query = clockQueryWindow(state) {
+        due = min(due, query.latest)
+        earliest = query.earliest
+      }
       if let deadline = state.link.nextDeadline { due = min(due, deadline) }
       let waitsLong = state.link.unacknowledged == 0 && transport.interruptsReads && !state.closing
-      let timeout = min(max(due - t, 0.001), waitsLong ? Self.idleReadLimit : Self.busyReadLimit)
-      state.readerWakesAt = t + timeout
-      return timeout
+      let latest = t + min(max(due - t, 0.001), waitsLong ? Self.idleReadLimit : Self.busyReadLimit)
+      state.readerWakesAt = latest
+      return (t, min(max(earliest, t + 0.001), latest), latest)
     }
   }
 
@@ -140,17 +181,27 @@ extension BoardConnection {
   /// When the next clock query goes out (nil without clock sync): quickly while synchronising,
   /// then about once a second, once nothing of the host's is unacknowledged and its bytes have
   /// left the wire — at most ``Configuration/clockIdleWait`` later (with frames unacknowledged,
-  /// their ack wakes the reader before that).
-  private func nextClockQuery(_ state: State) -> Double? {
+  /// their ack wakes the reader before that). `latest` is when it is due; from `earliest`, up to
+  /// ``clockQueryEarliness(_:)`` sooner, it goes with any wake-up that finds the line idle (an
+  /// acknowledgement's): a rig's boards asked ten times a second, each query a wake-up of its
+  /// own and its answer another, a third of the readers' wake-ups.
+  private func clockQueryWindow(_ state: State) -> (earliest: Double, latest: Double)? {
     guard let sync = state.sync else { return nil }
     let interval = sync.isSynchronized ? configuration.clockInterval : configuration.clockStartInterval
     let latest = state.lastClockQuery + interval + configuration.clockIdleWait
-    guard state.link.unacknowledged == 0 else { return latest }
-    return min(max(state.lastClockQuery + interval, state.link.wireFreeAt), latest)
+    guard state.link.unacknowledged == 0 else { return (latest, latest) }
+    let due = min(max(state.lastClockQuery + interval, state.link.wireFreeAt), latest)
+    let earliest = max(state.lastClockQuery + interval - Self.clockQueryEarliness(interval), state.link.wireFreeAt)
+    return (min(earliest, due), due)
   }
 
+  /// How much sooner than its interval a clock query may go with another wake-up: half the
+  /// interval, at most 40 ms (a refill's period on the engine's default lookahead, so one of
+  /// its acknowledgements falls in the window).
+  static func clockQueryEarliness(_ interval: Double) -> Double { min(interval / 2, 0.040) }
+
   /// Closes after a failure of the port or the link; tells `onEvent` once.
-  private func finish(_ event: Event) {
+  func finish(_ event: Event) {
     let wasOpen = state.withLock { state -> Bool in
       defer { state.closed = true }
       return !state.closed

@@ -28,6 +28,9 @@ public final class BoardConnection: Sendable {
     public var clockIdleWait: Double = 0.5
     /// The link's window and timer.
     public var link = ReliableLink.Configuration()
+    /// The thread that reads the board, shared with other links (a rig's): nil for a reader
+    /// thread of the connection's own, as over a transport without a ``ByteTransport/pollDescriptor``.
+    public var reactor: Reactor?
 
     /// Creates the default settings.
     public init() {}
@@ -62,6 +65,8 @@ public final class BoardConnection: Sendable {
     var readerEnded = false
     /// Host seconds at which the reader's current wait for input ends (``BoardConnection/readTimeout()``).
     var readerWakesAt = -Double.infinity
+    /// The reader's place on its ``Configuration/reactor`` (nil: a thread of its own).
+    var reactorToken: Int?
   }
 
   let transport: any ByteTransport
@@ -76,6 +81,8 @@ public final class BoardConnection: Sendable {
   let start: Double
   let onMessage: @Sendable (WireMessage) -> Void
   let onEvent: @Sendable (Event) -> Void
+  /// The reader's frame decoder (only the reader uses it).
+  let decoder = Locked(FrameDecoder())
 
   /// Opens a connection over `transport` and starts its reader thread.
   ///
@@ -103,10 +110,15 @@ public final class BoardConnection: Sendable {
         sync: clockFrequency.map { ClockSync(clockFrequency: $0) }))
     self.onMessage = onMessage
     self.onEvent = onEvent
-    let thread = Thread { [self] in self.run() }
-    thread.name = "BoardConnection \(transport.name)"
     try? transport.write([0])
-    thread.start()
+    if let reactor = configuration.reactor, let descriptor = transport.pollDescriptor {
+      let token = reactor.add(ReactorReader(connection: self, descriptor: descriptor))
+      state.withLock { $0.reactorToken = token }
+    } else {
+      let thread = Thread { [self] in self.run() }
+      thread.name = "BoardConnection \(transport.name)"
+      thread.start()
+    }
   }
 
   /// Seconds since the connection opened (the host time base of ``clockSync``).
@@ -163,7 +175,13 @@ public final class BoardConnection: Sendable {
         state.readerWakesAt = t
         return true
       }
-      if wake { transport.interruptRead() }
+      if wake {
+        if let reactor = configuration.reactor, state.withLock({ $0.reactorToken }) != nil {
+          reactor.wake()
+        } else {
+          transport.interruptRead()
+        }
+      }
     }
   }
 
@@ -171,11 +189,26 @@ public final class BoardConnection: Sendable {
   /// to be acknowledged, and closes the port.
   public func close(stopDrive: Bool = true, timeout: Double = 0.25) {
     state.withLock { $0.closing = true }
+    let reactor = configuration.reactor
+    let token = state.withLock { $0.reactorToken }
     if stopDrive, (try? send(.stop(channels: 0xFF))) != nil {
       let deadline = now + timeout
-      while now < deadline && state.withLock({ $0.link.unacknowledged > 0 && !$0.closed }) { usleep(1000) }
+      while now < deadline && state.withLock({ $0.link.unacknowledged > 0 && !$0.closed }) {
+        // On the reactor's own thread (a handler it runs) nothing else reads: read here.
+        if token != nil, let reactor, reactor.isCurrentThread {
+          let bytes: [UInt8]
+          do { bytes = try transport.read(timeout: 0.002) } catch { break }
+          if !step(bytes) { break }
+        } else {
+          usleep(1000)
+        }
+      }
     }
     state.withLock { $0.closed = true }
+    if let token, let reactor {
+      reactor.remove(token)
+      state.withLock { $0.readerEnded = true }
+    }
     transport.interruptRead()
     // Wait for the reader to end, unless this is the reader (a close from a callback).
     let me = pthread_self()

@@ -147,6 +147,8 @@ public final class NetworkTransport: ByteTransport {
 
   public var interruptsReads: Bool { wakeDescriptor >= 0 }
 
+  public var pollDescriptor: Int32? { isClosed.withLock { $0 } ? nil : descriptor }
+
   public func interruptRead() {
     if wakeDescriptor >= 0 { chaptic_wake(wakeDescriptor) }
   }

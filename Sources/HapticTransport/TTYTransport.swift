@@ -67,6 +67,8 @@ public final class TTYTransport: ByteTransport {
 
   public var interruptsReads: Bool { wakeDescriptor >= 0 }
 
+  public var pollDescriptor: Int32? { isClosed.withLock { $0 } ? nil : descriptor }
+
   public func interruptRead() {
     if wakeDescriptor >= 0 { chaptic_wake(wakeDescriptor) }
   }

@@ -66,6 +66,10 @@ public protocol ByteTransport: AnyObject, Sendable {
   /// Makes a ``read(timeout:)`` waiting on another thread return at once, empty (or the next
   /// one, when none waits). Any thread may call it, any number of times.
   func interruptRead()
+  /// The descriptor input arrives on, for a ``Reactor`` to wait on beside other ports' (nil:
+  /// reads must wait in ``read(timeout:)``). Once it is readable, a read with timeout 0 takes
+  /// what came.
+  var pollDescriptor: Int32? { get }
 }
 
 extension ByteTransport {
@@ -77,4 +81,6 @@ extension ByteTransport {
   public var interruptsReads: Bool { false }
   /// Reads are not interrupted: nothing to do.
   public func interruptRead() {}
+  /// No descriptor: reads wait in ``read(timeout:)``.
+  public var pollDescriptor: Int32? { nil }
 }

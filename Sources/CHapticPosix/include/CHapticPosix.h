@@ -31,6 +31,12 @@ int chaptic_replace_symlink(const char *target, const char *link_path);
 /// signal); `revents` gets poll's flags for `fd`.
 int chaptic_wait_readable(int fd, int wake_fd, long long timeout_ns, short *revents, int *woken);
 
+/// Waits up to `timeout_ns` nanoseconds for any of `count` descriptors (ppoll over `fds`, each
+/// for input), or for `wake_fd` (an eventfd of chaptic_wake_open, drained; `*woken` 1). Writes
+/// each descriptor's poll flags into `revents`. Returns how many descriptors are ready (0 on a
+/// timeout or a wake alone), -1 with errno (EINTR on a signal). At most 1 024 descriptors.
+int chaptic_wait_many(const int *fds, int count, int wake_fd, long long timeout_ns, short *revents, int *woken);
+
 /// A non-blocking, close-on-exec eventfd that chaptic_wake signals; -1 with errno on failure.
 int chaptic_wake_open(void);
 
