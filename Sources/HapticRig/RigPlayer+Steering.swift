@@ -54,10 +54,12 @@ extension RigPlayer {
 extension Rig {
   /// Seconds between looks of the steering.
   static let steeringPeriod = 1.0
-  /// Rig seconds ahead that a steering rate change takes effect: its re-render then has that
-  /// long to reach the board (as soon as possible, one did not always: a late batch now and
-  /// then while the clock fit was young).
-  static let steeringLead = 0.05
+  /// Rig seconds ahead that a steering rate change takes effect: past what the engine has sent
+  /// on its default 80 ms lookahead, so the change rides on the next refill instead of
+  /// re-rendering what is queued (16 boards' changes were 4 % of the rig's CPU time), and has
+  /// time to reach the board (as soon as possible, one did not always: a late batch now and then
+  /// while the clock fit was young). A second's steering loses nothing by it.
+  static let steeringLead = 0.15
   /// Relative change of a board's clock slope that re-sets its players' rates (2 ppm: 20 µs of
   /// pattern in 10 s).
   static let steeringThreshold = 2e-6

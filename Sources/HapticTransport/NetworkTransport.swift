@@ -95,7 +95,10 @@ public final class NetworkTransport: ByteTransport {
 
   public func read(timeout: Double) throws(TransportError) -> [UInt8] {
     guard !isClosed.withLock({ $0 }) else { throw TransportError(.closed, port: name, "the connection is closed") }
-    guard try TTYTransport.waitForInput(descriptor, wake: wakeDescriptor, timeout: timeout, name: name) else { return [] }
+    // A timeout of 0 reads at once (the socket is non-blocking), as `TTYTransport`'s.
+    if timeout > 0 {
+      guard try TTYTransport.waitForInput(descriptor, wake: wakeDescriptor, timeout: timeout, name: name) else { return [] }
+    }
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
     if count < 0 {

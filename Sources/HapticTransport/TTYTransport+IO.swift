@@ -25,8 +25,10 @@ extension TTYTransport {
   }
 
   /// Waits up to `timeout` for input and returns what arrived (empty on timeout or a signal).
+  /// A timeout of 0 reads at once, without a `ppoll` first (the descriptor is non-blocking): a
+  /// ``Reactor`` reads so once its own wait found the port readable.
   static func readSome(from fd: FileDescriptor, wake: Int32, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
-    guard try waitForInput(fd.rawValue, wake: wake, timeout: timeout, name: name) else { return [] }
+    if timeout > 0 { guard try waitForInput(fd.rawValue, wake: wake, timeout: timeout, name: name) else { return [] } }
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count: Int
     do {
