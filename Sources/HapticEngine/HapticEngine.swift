@@ -50,7 +50,7 @@ public final class HapticEngine: Sendable {
     public var audioOutput: (any AudioOutput)?
     /// The thread that runs the scheduler's passes and reads the board, shared with other
     /// engines (a rig's boards: their passes, due on one frame grid, then cost one wake-up
-    /// instead of one each; docs/architecture.md §5.6). Nil: a loop thread of the engine's own
+    /// instead of one each; docs/architecture.md §5.11). Nil: a loop thread of the engine's own
     /// and a reader thread of its link's. A virtual clock ignores it.
     public var reactor: Reactor?
 

@@ -51,7 +51,7 @@ extension ReactorSource {
 /// window closes, then a call to every source with input or an open window. A rig's sixteen
 /// boards have thirty-two threads otherwise (a reader and a scheduler loop each), each woken on
 /// its own: 1 330 wake-ups a second, most of the rig's CPU time, where one thread serves the
-/// boards' passes, due on one frame grid, in one wake-up (docs/architecture.md §5.6).
+/// boards' passes, due on one frame grid, in one wake-up (docs/architecture.md §5.11).
 ///
 /// A wake-up reads every ready port first, each stamped as it is read, then serves the timers
 /// (scheduler passes) and the input, then lets the sources send what should go out as the thread
