@@ -165,7 +165,14 @@ enum RigFigures {
     // The rig opens (1 s of clock sync) and the players start: measure from 5 s on.
     pause(5)
     let before = (cpu: ServerLoad.cpu(process.processIdentifier), rss: ServerLoad.rss(process.processIdentifier), at: Date())
-    pause(seconds)
+    // RSS every 10 s: what it grows by after the first minute (the server soak's measure: the
+    // first minute fills the clock fits' windows, the allocator's caches) as well as from 5 s.
+    var samples: [(at: Double, rss: Double)] = []
+    while Date().timeIntervalSince(before.at) < seconds {
+      pause(min(10, seconds - Date().timeIntervalSince(before.at)))
+      samples.append((Date().timeIntervalSince(before.at) + 5, ServerLoad.rss(process.processIdentifier)))
+    }
+    let settled = samples.first { $0.at >= 60 }
     let after = (cpu: ServerLoad.cpu(process.processIdentifier), rss: ServerLoad.rss(process.processIdentifier), at: Date())
     input.fileHandleForWriting.write(Data("stop\n".utf8))
     let report = output.fileHandleForReading.readDataToEndOfFile()
@@ -179,7 +186,9 @@ enum RigFigures {
     }
     say("  16 sim-dual boards × 2 channels, \(Set(played).count) corpus files looping on 32 actuators, \(fmt(wall, 0)) s measured:")
     say("  send --rig CPU: \(fmt(after.cpu - before.cpu, 2)) s = \(fmt(100 * (after.cpu - before.cpu) / wall, 2)) % of a core; "
-      + "RSS \(fmt(before.rss, 0)) kB at 5 s, \(fmt(after.rss, 0)) kB at the end (\(fmt(100 * (after.rss - before.rss) / before.rss, 2)) %)")
+      + "RSS \(fmt(before.rss, 0)) kB at 5 s, \(fmt(after.rss, 0)) kB at the end (\(fmt(100 * (after.rss - before.rss) / before.rss, 2)) %)"
+      + (settled.map { "; \(fmt($0.rss, 0)) kB at \(fmt($0.at, 0)) s, \(fmt(100 * (after.rss - $0.rss) / $0.rss, 2)) % since" } ?? ""))
+    say("  RSS every 10 s (kB): " + samples.map { fmt($0.rss, 0) }.joined(separator: " "))
     let reports = object["boards"] as? [[String: Any]] ?? []
     let underruns = reports.map { $0["underruns"] as? Int ?? -1 }
     let late = reports.map { $0["late_segments"] as? Int ?? -1 }
