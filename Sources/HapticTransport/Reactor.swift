@@ -199,23 +199,26 @@ public final class Reactor: Sendable {
       // longest work), then input; last, what goes out as the thread waits again.
       for call in calls where call.readable { call.entry.source.reactorRead() }
       calls.sort { ($0.entry.descriptor == nil ? 0 : 1) < ($1.entry.descriptor == nil ? 0 : 1) }
-      var served: [any ReactorSource] = []
+      var served: [Entry] = []
       for call in calls {
-        let present = state.withLock { state -> Bool in
-          guard state.entries.contains(where: { $0.id == call.entry.id }) else { return false }
-          state.firing = call.entry.id
-          return true
-        }
-        guard present else { continue }
-        let keep = call.entry.source.reactorFire(readable: call.readable)
+        guard let keep = serve(call.entry, { $0.reactorFire(readable: call.readable) }) else { continue }
         windows[call.entry.id] = nil
-        state.withLock { state in
-          state.firing = nil
-          if !keep { state.entries.removeAll { $0.id == call.entry.id } }
-        }
-        if keep { served.append(call.entry.source) }
+        if keep { served.append(call.entry) } else { state.withLock { $0.entries.removeAll { $0.id == call.entry.id } } }
       }
-      for source in served { source.reactorIdle() }
+      for entry in served { _ = serve(entry) { $0.reactorIdle() } }
     }
+  }
+
+  /// Calls `body` on `entry`'s source unless it was removed meanwhile (nil then), marked as the
+  /// one being served so that ``remove(_:)`` on another thread waits for it.
+  private func serve<Value>(_ entry: Entry, _ body: (any ReactorSource) -> Value) -> Value? {
+    let present = state.withLock { state -> Bool in
+      guard state.entries.contains(where: { $0.id == entry.id }) else { return false }
+      state.firing = entry.id
+      return true
+    }
+    guard present else { return nil }
+    defer { state.withLock { $0.firing = nil } }
+    return body(entry.source)
   }
 }
