@@ -83,6 +83,9 @@ public final class BoardConnection: Sendable {
   let onEvent: @Sendable (Event) -> Void
   /// The reader's frame decoder (only the reader uses it).
   let decoder = Locked(FrameDecoder())
+  /// The reactor that reads the board, when it does (``Configuration/reactor`` and a transport
+  /// with a descriptor); nil: a reader thread of the connection's own.
+  let reactor: Reactor?
 
   /// Opens a connection over `transport` and starts its reader thread.
   ///
@@ -110,8 +113,10 @@ public final class BoardConnection: Sendable {
         sync: clockFrequency.map { ClockSync(clockFrequency: $0) }))
     self.onMessage = onMessage
     self.onEvent = onEvent
+    let descriptor = configuration.reactor == nil ? nil : transport.pollDescriptor
+    reactor = descriptor == nil ? nil : configuration.reactor
     try? transport.write([0])
-    if let reactor = configuration.reactor, let descriptor = transport.pollDescriptor {
+    if let reactor, let descriptor {
       let token = reactor.add(ReactorReader(connection: self, descriptor: descriptor))
       state.withLock { $0.reactorToken = token }
     } else {
@@ -176,11 +181,7 @@ public final class BoardConnection: Sendable {
         return true
       }
       if wake {
-        if let reactor = configuration.reactor, state.withLock({ $0.reactorToken }) != nil {
-          reactor.wake()
-        } else {
-          transport.interruptRead()
-        }
+        if let reactor { reactor.wake() } else { transport.interruptRead() }
       }
     }
   }
@@ -189,7 +190,6 @@ public final class BoardConnection: Sendable {
   /// to be acknowledged, and closes the port.
   public func close(stopDrive: Bool = true, timeout: Double = 0.25) {
     state.withLock { $0.closing = true }
-    let reactor = configuration.reactor
     let token = state.withLock { $0.reactorToken }
     if stopDrive, (try? send(.stop(channels: 0xFF))) != nil {
       let deadline = now + timeout
