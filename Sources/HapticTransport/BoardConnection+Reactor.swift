@@ -19,39 +19,31 @@ extension BoardConnection {
       return ReactorWindow(earliest: window.earliest + connection.start, latest: window.latest + connection.start)
     }
 
-    /// What ``reactorRead()`` took, and when (connection seconds), until it is served.
-    private let taken = Locked<(bytes: [UInt8], at: Double)?>(nil)
+    /// What ``reactorRead()`` took and when (connection seconds), or the read's failure (the
+    /// port went away), until it is served.
+    private let taken = Locked<Result<(bytes: [UInt8], at: Double), TransportError>?>(nil)
 
     func reactorRead() {
       let result = Result { () throws(TransportError) in try connection.transport.read(timeout: 0) }
       let at = connection.now
-      taken.withLock { taken in
-        switch result {
-        case .success(let bytes): taken = (bytes, at)
-        case .failure: taken = nil
-        }
-      }
-      if case .failure(let error) = result { failure.withLock { $0 = error } }
+      taken.withLock { $0 = result.map { ($0, at) } }
     }
 
-    /// A read that failed (the port went away), reported when served.
-    private let failure = Locked<TransportError?>(nil)
-
     func reactorFire(readable: Bool) -> Bool {
-      if let error = failure.withLock({ $0 }) {
-        connection.finish(.disconnected(error.description))
-        connection.state.withLock { $0.readerEnded = true }
-        return false
-      }
       let input = taken.withLock { taken in
         defer { taken = nil }
         return taken
       }
-      guard connection.step(input?.bytes ?? [], receivedAt: input?.at, queries: false) else {
-        connection.state.withLock { $0.readerEnded = true }
-        return false
+      let goesOn: Bool
+      switch input {
+      case .failure(let error):
+        connection.finish(.disconnected(error.description))
+        goesOn = false
+      case .success(let read): goesOn = connection.step(read.bytes, receivedAt: read.at, queries: false)
+      case nil: goesOn = connection.step([], queries: false)
       }
-      return true
+      if !goesOn { connection.state.withLock { $0.readerEnded = true } }
+      return goesOn
     }
 
     func reactorIdle() {
