@@ -94,6 +94,8 @@ struct RigMeasure: ParsableCommand {
     let counts = Dictionary(uniqueKeysWithValues: rig.members.map { member in
       (member.entry.name, member.engine.reportWithBoardStatus(timeout: 1))
     })
+    // And how each board's clock fit went: its residual, and how often its clock was asked.
+    let links = Dictionary(uniqueKeysWithValues: rig.members.map { ($0.entry.name, $0.engine.link.statistics) })
     rig.close()
     let window = min(interval / 2, 0.05)
     var boards: [RigSkew.Board] = []
@@ -107,7 +109,7 @@ struct RigMeasure: ParsableCommand {
       }
     }
     let skew = RigSkew(boards: boards)
-    print(RigSkewReport(skew: skew, rig: file.name, counts: counts).text(json: json))
+    print(RigSkewReport(skew: skew, rig: file.name, counts: counts, links: links).text(json: json))
     if skew.missed > 0 { throw CLIError("rig measure: \(skew.missed) of \(count) taps did not drive every board") }
   }
 }

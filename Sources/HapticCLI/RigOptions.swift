@@ -41,6 +41,7 @@ struct RigOptions: ParsableArguments {
         try HapticEngine.serial(
           port: entry.port, rates: LineRates.chosen(baud: entry.baud, catalog: catalog, preferring: entry.board),
           configuration: configuration, clockInterval: HapticRig.Rig.clockInterval,
+          clockSettledInterval: HapticRig.Rig.clockSettledInterval,
           profileFor: { capabilities, identity in
             CalibratedBoard.resolve(capabilities, identity: identity, catalog: catalog, store: store).definition?.profile
           })

@@ -30,6 +30,15 @@ public struct BoardLinkStatistics: Sendable, Hashable {
   /// serial link: ``SerialBoardLink/provenBytes``); true once it has, and for links that lose
   /// nothing by construction. The engine treats an unproven link as a lossy one.
   public var isProven = true
+  /// How far the board's fastest clock readings lie from the clock fit, seconds
+  /// (HapticWire's `ClockSync.residual`), once fitted.
+  public var clockResidual: Double?
+  /// The fastest clock query's round trip in the clock fit's window, seconds (half of it bounds
+  /// how far off the board's clock may be read), once measured.
+  public var clockRoundTrip: Double?
+  /// Seconds between clock queries now (HapticTransport's
+  /// `BoardConnection.clockQueryInterval`), nil without clock sync.
+  public var clockQueryInterval: Double?
 
   /// Creates counters.
   public init(

@@ -169,15 +169,19 @@ public final class HapticEngine: Sendable {
   ///   - configuration: the engine's settings.
   ///   - clockInterval: seconds between clock queries once synchronised (nil: the link's
   ///     default, about one a second; a rig asks ten a second).
+  ///   - clockSettledInterval: seconds between them once the fit has settled on a steady clock
+  ///     (nil: always `clockInterval`; a rig's quiet boards are asked twice a second).
   ///   - profileFor: the renderer profile for the probed board and its identity (nil: the one
   ///     its capabilities imply).
   public static func serial(
     port: String, rates: LineRates = .builtIn, configuration: Configuration = Configuration(), clockInterval: Double? = nil,
+    clockSettledInterval: Double? = nil,
     profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) -> HapticEngine {
     try HapticEngine(
       link: try SerialBoardLink(
-        port: port, rates: rates, clockInterval: clockInterval, reactor: configuration.reactor, profileFor: profileFor),
+        port: port, rates: rates, clockInterval: clockInterval, clockSettledInterval: clockSettledInterval,
+        reactor: configuration.reactor, profileFor: profileFor),
       configuration: configuration)
   }
 

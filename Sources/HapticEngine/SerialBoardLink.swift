@@ -33,6 +33,9 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - clockInterval: seconds between clock queries once synchronised (0.05–10; by default
   ///     about one a second, as Klipper). A rig asks more often: its boards' fits settle in a
   ///     second instead of several.
+  ///   - clockSettledInterval: seconds between clock queries once the fit has settled on a
+  ///     steady clock (HapticTransport's `BoardConnection.Configuration.clockSettledInterval`;
+  ///     nil: always `clockInterval`).
   ///   - reactor: the thread that reads the board, shared with other links (nil: a thread of
   ///     the link's own).
   ///   - profileFor: the renderer profile for the probed board and which physical board it is
@@ -42,7 +45,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   board does not answer, `notSupported` when the probe says the board cannot play haptics.
   public convenience init(
     port: String, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
-    reactor: Reactor? = nil, profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
+    clockSettledInterval: Double? = nil, reactor: Reactor? = nil, profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     let transport: any ByteTransport
     do {
@@ -51,8 +54,8 @@ public final class SerialBoardLink: BoardLink, Sendable {
       throw HapticEngineError(.serverInitFailed, error.description)
     }
     try self.init(
-      transport: transport, rates: rates, probeTimeout: probeTimeout, clockInterval: clockInterval, reactor: reactor,
-      profileFor: profileFor)
+      transport: transport, rates: rates, probeTimeout: probeTimeout, clockInterval: clockInterval,
+      clockSettledInterval: clockSettledInterval, reactor: reactor, profileFor: profileFor)
   }
 
   /// Probes the board on an open `transport` (closed on failure, and by ``close(stopDrive:)``)
@@ -63,14 +66,15 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///   - rates: the rates the board may talk at, tried in turn; the one it answers at (on a
   ///     pseudo-terminal, its board file's) is the link's timers'.
   ///   - probeTimeout: how long the probe waits for the board, seconds.
-  ///   - clockInterval: as for ``init(port:rates:probeTimeout:clockInterval:reactor:profileFor:)``.
+  ///   - clockInterval: as for ``init(port:rates:probeTimeout:clockInterval:clockSettledInterval:reactor:profileFor:)``.
+  ///   - clockSettledInterval: as there.
   ///   - reactor: as there.
   ///   - profileFor: the renderer profile for the probed board and its identity; `nil` falls
   ///     back to `BoardProfile(capabilities:)` (HapticWire).
-  /// - Throws: as ``init(port:rates:probeTimeout:clockInterval:reactor:profileFor:)``, but for opening the port.
+  /// - Throws: as ``init(port:rates:probeTimeout:clockInterval:clockSettledInterval:reactor:profileFor:)``, but for opening the port.
   public init(
     transport: any ByteTransport, rates: LineRates = .builtIn, probeTimeout: Double = 2, clockInterval: Double? = nil,
-    reactor: Reactor? = nil, profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
+    clockSettledInterval: Double? = nil, reactor: Reactor? = nil, profileFor: @Sendable (BoardCapabilities, BoardIdentity) -> BoardProfile? = { _, _ in nil }
   ) throws(HapticEngineError) {
     port = transport.name
     // One session for the port: the connection continues the probe's link, so no ack the board
@@ -99,6 +103,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
     var configuration = BoardConnection.Configuration()
     configuration.watchdog = Double(capabilities.watchdogMilliseconds) / 1000
     if let clockInterval { configuration.clockInterval = min(max(clockInterval, 0.05), 10) }
+    configuration.clockSettledInterval = clockSettledInterval.map { min(max($0, 0.05), 10) }
     configuration.reactor = reactor
     configuration.ticksPerFrame =
       UInt64(capabilities.framePeriodMicroseconds) * UInt64(capabilities.clockFrequency) / 1_000_000
@@ -211,12 +216,17 @@ public final class SerialBoardLink: BoardLink, Sendable {
   public var statistics: BoardLinkStatistics {
     let counters = connection.statistics
     let timing = connection.timing
-    return BoardLinkStatistics(
+    let sync = connection.clockSync
+    var statistics = BoardLinkStatistics(
       bytesSent: counters.bytesSent, retransmissions: counters.retransmissions, recoveries: counters.recoveries,
       roundTrip: timing.roundTrip, deliveryDelay: timing.delivery,
       retransmitTimeout: timing.retransmitTimeout,
-      driftPPM: connection.clockSync.flatMap { $0.isSynchronized ? $0.driftPPM : nil },
+      driftPPM: sync.flatMap { $0.isSynchronized ? $0.driftPPM : nil },
       isProven: counters.bytesSent >= Self.provenBytes)
+    statistics.clockResidual = sync?.residual
+    statistics.clockRoundTrip = sync?.minimumRoundTrip
+    statistics.clockQueryInterval = connection.clockQueryInterval
+    return statistics
   }
 
   /// Bytes the host must have sent before a link that lost none of them counts as clean. At 1 %

@@ -51,15 +51,24 @@ struct StreamScheduler: Sendable {
   private(set) var base: MixState
   /// At the first frame not yet sent.
   private(set) var head: MixState
-  /// Copies of the head from the start of its last two renders: the base moves on by taking
-  /// the latest one it has reached instead of rendering every frame a second time (half the
-  /// scheduler's work). Dropped whenever the base changes otherwise (an action, a track added
-  /// or pruned, a loop or mute change), since they would not have it.
+  /// Copies of the head from the start of its renders still ahead of the base: at a pass the
+  /// base moves on to the latest one it has reached instead of rendering every frame a second
+  /// time (half the scheduler's work), and stays there while nothing a reader of the base sees
+  /// differs from the head (``passBase(to:)``). A render's start is reached a lookahead after
+  /// it, so a lookahead of several refills needs several (``snapshotLimit``). Dropped whenever the base changes
+  /// otherwise (an action, a track added or pruned, a loop or mute change), since they would
+  /// not have it.
   private var snapshots: [MixState] = []
-  /// Whether renders keep ``snapshots`` (off only for the test that checks they change nothing).
+  /// The most ``snapshots`` kept: one a refill over the head's lookahead and the base's lag
+  /// behind the board (``passBase(to:)``, at most a lookahead), and two more.
+  private var snapshotLimit: Int { 2 * lookahead / max(min(lookahead / 2, maximumChunk), 1) + 2 }
+  /// Whether renders keep ``snapshots`` and the base may lag (``passBase(to:)``); off only for
+  /// the test that checks they change nothing.
   var keepsSnapshots = true
   /// Frames the base skipped by taking a snapshot.
   private(set) var framesFromSnapshots = 0
+  /// Frames the base rendered itself (moving on to a change's frame or a pass's).
+  private(set) var baseFramesRendered = 0
   /// The tallies kept as batches go out; ``counters`` adds what the head's state knows.
   private var tallies = Counters()
   /// The counters so far, with the drive's rest and onsets read from the head (what was sent),
@@ -128,8 +137,43 @@ struct StreamScheduler: Sendable {
       // one burst of frames.
       batches = render(to: min(now + guardFrames + lookahead, head.frame + maximumChunk), replace: false, now: now)
     }
-    advanceBase(to: commit)
+    passBase(to: commit)
     return batches
+  }
+
+  /// Moves the base on at a pass, to `frame` or a little short of it. To the latest snapshot at
+  /// or before `frame`, and no further while it looks like the head to the base's readers
+  /// (``looksAlike(_:_:)``: the engine's completions, its idle test, a playhead), at most a
+  /// lookahead behind: the frames between are rendered only if a change needs the base there
+  /// (``schedule(_:track:at:now:least:)`` and ``modify(at:now:least:_:)`` move it on first),
+  /// so a steady stream renders each frame about once. Without it the base rendered, from a
+  /// refill's start to each pass's frame, half of every refill again: on a rig's 16 boards a
+  /// sixth of the host's work. Otherwise exactly to `frame`.
+  private mutating func passBase(to frame: Int) {
+    guard keepsSnapshots else { return advanceBase(to: frame) }
+    if let index = snapshots.lastIndex(where: { $0.frame <= frame && $0.frame > base.frame }) {
+      framesFromSnapshots += snapshots[index].frame - base.frame
+      base = snapshots[index]
+      snapshots.removeFirst(index + 1)
+    }
+    if frame - base.frame <= lookahead && Self.looksAlike(base, head) { return }
+    advanceBase(to: frame)
+  }
+
+  /// Whether the base's readers would see the same in `earlier` as in `later` and so in every
+  /// state between: a track plays in both (nothing comes to rest between them), and every
+  /// track has the same state, end, start and pending actions in both.
+  static func looksAlike(_ earlier: MixState, _ later: MixState) -> Bool {
+    guard earlier.muted == later.muted, earlier.tracks.count == later.tracks.count else { return false }
+    var playing = false
+    for index in earlier.tracks.indices {
+      let (a, b) = (earlier.tracks[index], later.tracks[index])
+      guard a.id == b.id, a.state == b.state, a.finishedAt == b.finishedAt, a.startedAt == b.startedAt,
+        a.actions.count == b.actions.count, a.muted == b.muted
+      else { return false }
+      if a.state == .playing { playing = true }
+    }
+    return playing
   }
 
   /// Moves the base on to `frame` (its drive is then committed): from the latest snapshot of the
@@ -140,6 +184,7 @@ struct StreamScheduler: Sendable {
       base = snapshots[index]
       snapshots.removeFirst(index + 1)
     }
+    baseFramesRendered += max(frame - base.frame, 0)
     Self.advance(&base, to: frame, quietJump: false)
   }
 
@@ -245,7 +290,8 @@ struct StreamScheduler: Sendable {
       return []
     }
     if keepsSnapshots {
-      if snapshots.count == 2 { snapshots.removeFirst() }
+      snapshots.removeAll { $0.frame <= base.frame }
+      if snapshots.count >= snapshotLimit { snapshots.removeFirst() }
       snapshots.append(head)
     }
     var encoders: [SegmentEncoder] = []

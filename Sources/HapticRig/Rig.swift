@@ -119,6 +119,12 @@ public final class Rig: Sendable {
   /// cost a few bytes each way.
   public static let clockInterval = 0.1
 
+  /// Seconds between clock queries to a board whose clock the fit has settled on behind a fast
+  /// line (HapticTransport's `BoardConnection.settledRoundTrip`): each reading pins its clock
+  /// within a tenth of a millisecond, and each query saved is a write and a read. A board behind
+  /// a slower line (a UART, a network) stays at ``clockInterval``.
+  public static let clockSettledInterval = 0.5
+
   /// Seconds from opening the boards to the rig being ready: a second of round trips behind
   /// every board's clock fit (docs/rigs.md).
   public static let settleTime = 1.0

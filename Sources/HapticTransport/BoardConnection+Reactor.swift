@@ -37,7 +37,7 @@ extension BoardConnection {
       let goesOn: Bool
       switch input {
       case .failure(let error):
-        connection.finish(.disconnected(error.description))
+        connection.finish(.disconnected(error.description), cause: error)
         goesOn = false
       case .success(let read): goesOn = connection.step(read.bytes, receivedAt: read.at, queries: false)
       case nil: goesOn = connection.step([], queries: false)

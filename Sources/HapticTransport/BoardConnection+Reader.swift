@@ -21,7 +21,7 @@ extension BoardConnection {
       do {
         bytes = try transport.read(timeout: readTimeout())
       } catch {
-        finish(.disconnected(error.description))
+        finish(.disconnected(error.description), cause: error)
         return
       }
       guard step(bytes) else { return }
@@ -46,7 +46,7 @@ extension BoardConnection {
         return pass
       }
     } catch {
-      finish(.disconnected(error.description))
+      finish(.disconnected(error.description), cause: error)
       return false
     }
     if pass.stop { return false }
@@ -187,7 +187,7 @@ extension BoardConnection {
   /// own and its answer another, a third of the readers' wake-ups.
   private func clockQueryWindow(_ state: State) -> (earliest: Double, latest: Double)? {
     guard let sync = state.sync else { return nil }
-    let interval = sync.isSynchronized ? configuration.clockInterval : configuration.clockStartInterval
+    let interval = queryInterval(for: sync)
     let latest = state.lastClockQuery + interval + configuration.clockIdleWait
     guard state.link.unacknowledged == 0 else { return (latest, latest) }
     let due = min(max(state.lastClockQuery + interval, state.link.wireFreeAt), latest)
@@ -195,15 +195,38 @@ extension BoardConnection {
     return (min(earliest, due), due)
   }
 
+  /// The interval between clock queries that `sync` calls for: ``Configuration/clockStartInterval``
+  /// until synchronised, then ``Configuration/clockInterval``, or
+  /// ``Configuration/clockSettledInterval`` once the fit has ``settledSamples`` round trips and
+  /// its fastest is within ``settledRoundTrip``.
+  func queryInterval(for sync: ClockSync) -> Double {
+    guard sync.isSynchronized else { return configuration.clockStartInterval }
+    guard let settled = configuration.clockSettledInterval, sync.sampleCount >= Self.settledSamples,
+      let fastest = sync.minimumRoundTrip, fastest <= Self.settledRoundTrip
+    else { return configuration.clockInterval }
+    return max(settled, configuration.clockInterval)
+  }
+
+  /// Round trips before a fit may count as settled (``Configuration/clockSettledInterval``).
+  public static let settledSamples = 64
+  /// The longest fastest round trip at which a fit may count as settled, seconds
+  /// (``Configuration/clockSettledInterval``). A reading pins the board's clock within half its
+  /// round trip: within 0.125 ms here, a quarter of a rig's 0.5 ms skew budget, so a few
+  /// readings a second hold it. Behind a slower line (a UART at 500 000 baud: about 1 ms; a
+  /// network: several) each reading says less, and more of them are averaged.
+  public static let settledRoundTrip = 0.25e-3
+
   /// How much sooner than its interval a clock query may go with another wake-up: half the
   /// interval, at most 40 ms (a refill's period on the engine's default lookahead, so one of
   /// its acknowledgements falls in the window).
   static func clockQueryEarliness(_ interval: Double) -> Double { min(interval / 2, 0.040) }
 
-  /// Closes after a failure of the port or the link; tells `onEvent` once.
-  func finish(_ event: Event) {
+  /// Closes after a failure of the port or the link; tells `onEvent` once. `cause`: the port's
+  /// failure, which a send made from now on throws (``State/failure``).
+  func finish(_ event: Event, cause: TransportError? = nil) {
     let wasOpen = state.withLock { state -> Bool in
       defer { state.closed = true }
+      if !state.closed, state.failure == nil { state.failure = cause }
       return !state.closed
     }
     if wasOpen { onEvent(event) }

@@ -20,6 +20,12 @@ public final class BoardConnection: Sendable {
     public var clockInterval: Double = 0.9839
     /// Seconds between clock queries while synchronising.
     public var clockStartInterval: Double = 0.050
+    /// Seconds between clock queries once the fit has settled on a board behind a fast line
+    /// (nil: always ``clockInterval``): after ``BoardConnection/settledSamples`` round trips,
+    /// while the fastest of them is within ``BoardConnection/settledRoundTrip``
+    /// (docs/protocol.md §8). A rig asks every board ten times a second, and a board on a local
+    /// port twice once settled; a UART's or a network's slower round trips keep the fast rate.
+    public var clockSettledInterval: Double?
     /// How long a due clock query waits for an idle line — nothing unacknowledged and the wire
     /// free of what the host wrote — before it goes anyway. A query queued behind segment
     /// frames reaches the board late by their wire time, which the midpoint of its round trip
@@ -55,6 +61,10 @@ public final class BoardConnection: Sendable {
     /// answers when a new session starts, and a stale answer must not pass for a fresh sample.
     var nextQuery = UInt16.random(in: 1...UInt16.max)
     var closed = false
+    /// Why the port failed, when it did (``BoardConnection/finish(_:cause:)``): a send racing the
+    /// reader's discovery of an unplug or a dropped connection says that, not only that the
+    /// connection is closed.
+    var failure: TransportError?
     /// Host seconds until which the board may have drive queued (``arm(for:state:)``).
     var armedUntil = -Double.infinity
     /// `close()` has begun: its `stop` is the last frame the host sends (no heartbeat or clock
@@ -141,6 +151,10 @@ public final class BoardConnection: Sendable {
   /// Link counters.
   public var statistics: ReliableLink.Statistics { state.withLock { $0.link.statistics } }
 
+  /// Seconds between clock queries now (``Configuration/clockSettledInterval``), nil without
+  /// clock sync.
+  public var clockQueryInterval: Double? { state.withLock { state in state.sync.map { queryInterval(for: $0) } } }
+
   /// The link's smoothed round trip (once measured), how long acknowledgements took lately,
   /// recoveries included, and the retransmission timeout (docs/protocol.md §8).
   public var timing: (roundTrip: Double?, delivery: Double, retransmitTimeout: Double) {
@@ -169,8 +183,15 @@ public final class BoardConnection: Sendable {
         }
         return bytes
       }
-      guard let bytes else { throw TransportError(.closed, port: transport.name, "the connection is closed") }
-      try transport.write(bytes)
+      guard let bytes else {
+        throw state.withLock { $0.failure } ?? TransportError(.closed, port: transport.name, "the connection is closed")
+      }
+      do throws(TransportError) {
+        try transport.write(bytes)
+      } catch {
+        // The reader may have found the port gone and closed it under this write.
+        throw state.withLock { $0.failure } ?? error
+      }
       // The acknowledgement wakes the reader. Should it not come, the frames' own deadlines (a
       // poll, a resend) must not wait longer than while the board is busy: a reader waiting
       // longer (an idle board, or until a heartbeat is due) is woken now.

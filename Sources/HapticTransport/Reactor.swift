@@ -53,9 +53,9 @@ extension ReactorSource {
 /// its own: 1 330 wake-ups a second, most of the rig's CPU time, where one thread serves the
 /// boards' passes, due on one frame grid, in one wake-up (docs/architecture.md §5.11).
 ///
-/// A wake-up reads every ready port first, each stamped as it is read, then serves the timers
-/// (scheduler passes) and the input, then lets the sources send what should go out as the thread
-/// waits again: a clock query's answer then arrives while it waits, and is timed as it comes,
+/// A wake-up reads every ready port first, each stamped as it is read, then serves the input
+/// (acknowledging it at once) and the timers (scheduler passes), then lets the sources send what
+/// should go out as the thread waits again: a clock query's answer then arrives while it waits, and is timed as it comes,
 /// not behind other boards' work. The thread runs while any source is added and ends with the
 /// last.
 public final class Reactor: Sendable {
@@ -195,10 +195,13 @@ public final class Reactor: Sendable {
         let due = windows[entry.id].map { $0.earliest <= now } ?? false
         if readable || due { calls.append((entry, readable)) }
       }
-      // Input first, all of it, each stamped as it is read; then timers (scheduler passes, the
-      // longest work), then input; last, what goes out as the thread waits again.
+      // Input first, all of it, each stamped as it is read; then served, its acknowledgements
+      // sent; then timers (scheduler passes, the longest work); last, what goes out as the
+      // thread waits again. A board polls for the acknowledgement of what it sent 2 ms after
+      // it (the Unos 5 ms): behind sixteen boards' passes each clock answer drew a poll and
+      // a second acknowledgement, two writes and a read more per query.
       for call in calls where call.readable { call.entry.source.reactorRead() }
-      calls.sort { ($0.entry.descriptor == nil ? 0 : 1) < ($1.entry.descriptor == nil ? 0 : 1) }
+      calls.sort { ($0.entry.descriptor == nil ? 1 : 0) < ($1.entry.descriptor == nil ? 1 : 0) }
       var served: [Entry] = []
       for call in calls {
         guard let keep = serve(call.entry, { $0.reactorFire(readable: call.readable) }) else { continue }

@@ -50,8 +50,20 @@ public struct ClockSync: Sendable {
     return degreesOfFreedom <= 30 ? 2.09 : 2.0
   }
 
-  /// The fastest round trip in the window, in seconds.
-  public var minimumRoundTrip: Double? { samples.map(\.roundTrip).min() }
+  /// How many round trips the window holds.
+  public var sampleCount: Int { samples.count }
+
+  /// How far the board's readings that the fit chose (the fastest round trips) lie from its
+  /// line: their root-mean-square residual, seconds (n − 2 degrees of freedom); nil until 4 are
+  /// fitted over the half second drift needs. A steady board clock behind a quiet line fits
+  /// within tens of microseconds; a clock that wanders (an emulator falling behind the wall
+  /// clock and catching up) or a line whose two directions' delays vary apart (a network's
+  /// jitter) by hundreds: such a board needs its clock asked more often (docs/protocol.md §8).
+  public private(set) var residual: Double?
+
+  /// The fastest round trip in the window, in seconds (kept as samples come and go: the link
+  /// reads it at every wake-up).
+  public private(set) var minimumRoundTrip: Double?
 
   /// Board time minus host time in seconds, at host time `t`.
   public func offset(atHost t: Double) -> Double { boardSeconds(atHost: t) - t }
@@ -70,6 +82,7 @@ public struct ClockSync: Sendable {
     samples.append(Sample(
       hostMid: mid, roundTrip: hostReceive - hostSend, boardSeconds: Double(boardTicks) / clockFrequency))
     if samples.count > windowSize { samples.removeFirst(samples.count - windowSize) }
+    minimumRoundTrip = samples.lazy.map(\.roundTrip).min()
     fit()
   }
 
@@ -128,13 +141,18 @@ public struct ClockSync: Sendable {
     // weights are the samples' relative precisions, their scale taken from the residuals).
     if fitted && chosen.count >= 4 {
       var residuals = 0.0
+      var squares = 0.0
       for (sample, weight) in zip(chosen, weights) {
         let r = sample.boardSeconds - (intercept + slope * (sample.hostMid - reference))
         residuals += weight * r * r
+        squares += r * r
       }
-      slopeError = ((residuals / (Double(chosen.count) - 2) / sxx).squareRoot(), chosen.count - 2)
+      let degreesOfFreedom = Double(chosen.count) - 2
+      slopeError = ((residuals / degreesOfFreedom / sxx).squareRoot(), chosen.count - 2)
+      residual = (squares / degreesOfFreedom).squareRoot()
     } else {
       slopeError = nil
+      residual = nil
     }
   }
 

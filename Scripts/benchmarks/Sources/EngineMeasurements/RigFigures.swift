@@ -116,7 +116,8 @@ enum RigFigures {
     for board in object["boards"] as? [[String: Any]] ?? [] {
       say("    \(board["name"] ?? "?"): \(board["onsets"] ?? "?") onsets, offset p50 \(board["offset_p50_ms"] ?? "?") ms, "
         + "min \(board["offset_min_ms"] ?? "?"), max \(board["offset_max_ms"] ?? "?") ms; "
-        + "late batches \(board["late_segments"] ?? "?"), underruns \(board["underruns"] ?? "?")")
+        + "late batches \(board["late_segments"] ?? "?"), underruns \(board["underruns"] ?? "?"); "
+        + "clock fit residual \(board["clock_residual_us"] ?? "?") µs (fastest round trip \(board["clock_round_trip_ms"] ?? "?") ms), \(board["clock_queries_per_s"] ?? "?") queries/s")
     }
     say("  skew across boards: p50 \(object["skew_p50_ms"] ?? "?") ms, p99 \(object["skew_p99_ms"] ?? "?") ms, "
       + "max \(object["skew_max_ms"] ?? "?") ms; missed taps \(object["missed"] ?? "?")")
