@@ -141,6 +141,7 @@ final class RigSendSession: Sendable {
           ("lookahead_ms", .fixed(report.lookahead * 1000, digits: 1)),
           ("lost", lost.last { $0.board == name }.map { .string($0.reason) } ?? .null),
           ("rejoined", .int(rejoined.filter { $0 == name }.count)),
+          ("clock_queries_per_s", engine.link.statistics.clockQueryInterval.map { .fixed(1 / $0, digits: 1) } ?? .null),
         ])
       }
       return JSONText.object([

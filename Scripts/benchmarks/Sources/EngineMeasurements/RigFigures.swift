@@ -193,6 +193,8 @@ enum RigFigures {
     let reports = object["boards"] as? [[String: Any]] ?? []
     let underruns = reports.map { $0["underruns"] as? Int ?? -1 }
     let late = reports.map { $0["late_segments"] as? Int ?? -1 }
+    let queries = reports.map { ($0["clock_queries_per_s"] as? Double).map { fmt($0, 0) } ?? "?" }
+    say("  clock queries a second at the end, per board: " + queries.joined(separator: " "))
     say("  boards: underruns \(underruns.map(String.init).joined(separator: " ")); late \(late.map(String.init).joined(separator: " "))"
       + " (-1: the board did not answer its final status)")
   }
