@@ -169,8 +169,9 @@ public final class HapticEngine: Sendable {
   ///   - configuration: the engine's settings.
   ///   - clockInterval: seconds between clock queries once synchronised (nil: the link's
   ///     default, about one a second; a rig asks ten a second).
-  ///   - clockSettledInterval: seconds between them once the fit has settled on a steady clock
-  ///     (nil: always `clockInterval`; a rig's quiet boards are asked twice a second).
+  ///   - clockSettledInterval: seconds between them once the fit has settled on a board behind a
+  ///     fast line (nil: always `clockInterval`; a rig's boards on local pseudo-terminals are
+  ///     asked twice a second).
   ///   - profileFor: the renderer profile for the probed board and its identity (nil: the one
   ///     its capabilities imply).
   public static func serial(

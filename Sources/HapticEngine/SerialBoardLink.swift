@@ -34,7 +34,7 @@ public final class SerialBoardLink: BoardLink, Sendable {
   ///     about one a second, as Klipper). A rig asks more often: its boards' fits settle in a
   ///     second instead of several.
   ///   - clockSettledInterval: seconds between clock queries once the fit has settled on a
-  ///     steady clock (HapticTransport's `BoardConnection.Configuration.clockSettledInterval`;
+  ///     board behind a fast line (HapticTransport's `BoardConnection.Configuration.clockSettledInterval`;
   ///     nil: always `clockInterval`).
   ///   - reactor: the thread that reads the board, shared with other links (nil: a thread of
   ///     the link's own).

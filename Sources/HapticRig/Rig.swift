@@ -121,7 +121,7 @@ public final class Rig: Sendable {
 
   /// Seconds between clock queries to a board whose clock the fit has settled on behind a fast
   /// line (HapticTransport's `BoardConnection.settledRoundTrip`): each reading pins its clock
-  /// within a tenth of a millisecond, and each query saved is a write and a read. A board behind
+  /// within an eighth of a millisecond, and each query saved is a write and a read. A board behind
   /// a slower line (a UART, a network) stays at ``clockInterval``.
   public static let clockSettledInterval = 0.5
 

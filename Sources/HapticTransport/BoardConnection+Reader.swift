@@ -199,7 +199,10 @@ extension BoardConnection {
   /// until synchronised, then ``Configuration/clockInterval``, or
   /// ``Configuration/clockSettledInterval`` once the fit has ``settledSamples`` round trips and
   /// its fastest is within ``settledRoundTrip``.
-  func queryInterval(for sync: ClockSync) -> Double {
+  func queryInterval(for sync: ClockSync) -> Double { Self.queryInterval(for: sync, configuration) }
+
+  /// ``queryInterval(for:)`` under `configuration`.
+  static func queryInterval(for sync: ClockSync, _ configuration: Configuration) -> Double {
     guard sync.isSynchronized else { return configuration.clockStartInterval }
     guard let settled = configuration.clockSettledInterval, sync.sampleCount >= Self.settledSamples,
       let fastest = sync.minimumRoundTrip, fastest <= Self.settledRoundTrip
