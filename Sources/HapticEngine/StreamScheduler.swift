@@ -55,9 +55,9 @@ struct StreamScheduler: Sendable {
   /// base moves on to the latest one it has reached instead of rendering every frame a second
   /// time (half the scheduler's work), and stays there while nothing a reader of the base sees
   /// differs from the head (``passBase(to:)``). A render's start is reached a lookahead after
-  /// it, so a lookahead of several refills needs several (``snapshotLimit``). Dropped whenever the base changes
-  /// otherwise (an action, a track added or pruned, a loop or mute change), since they would
-  /// not have it.
+  /// it, so a lookahead of several refills needs several (``snapshotLimit``). Dropped whenever
+  /// the base changes otherwise (an action, a track added or pruned, a loop or mute change),
+  /// since they would not have it.
   private var snapshots: [MixState] = []
   /// The most ``snapshots`` kept: one a refill over the head's lookahead and the base's lag
   /// behind the board (``passBase(to:)``, at most a lookahead), and two more.
@@ -65,8 +65,6 @@ struct StreamScheduler: Sendable {
   /// Whether renders keep ``snapshots`` and the base may lag (``passBase(to:)``); off only for
   /// the test that checks they change nothing.
   var keepsSnapshots = true
-  /// Frames the base skipped by taking a snapshot.
-  private(set) var framesFromSnapshots = 0
   /// Frames the base rendered itself (moving on to a change's frame or a pass's).
   private(set) var baseFramesRendered = 0
   /// The tallies kept as batches go out; ``counters`` adds what the head's state knows.
@@ -151,13 +149,17 @@ struct StreamScheduler: Sendable {
   /// sixth of the host's work. Otherwise exactly to `frame`.
   private mutating func passBase(to frame: Int) {
     guard keepsSnapshots else { return advanceBase(to: frame) }
-    if let index = snapshots.lastIndex(where: { $0.frame <= frame && $0.frame > base.frame }) {
-      framesFromSnapshots += snapshots[index].frame - base.frame
-      base = snapshots[index]
-      snapshots.removeFirst(index + 1)
-    }
+    takeSnapshot(upTo: frame)
     if frame - base.frame <= lookahead && Self.looksAlike(base, head) { return }
     advanceBase(to: frame)
+  }
+
+  /// Moves the base to the latest snapshot between it and `frame`, if there is one, dropping
+  /// that one and those before it.
+  private mutating func takeSnapshot(upTo frame: Int) {
+    guard let index = snapshots.lastIndex(where: { $0.frame <= frame && $0.frame > base.frame }) else { return }
+    base = snapshots[index]
+    snapshots.removeFirst(index + 1)
   }
 
   /// Whether the base's readers would see the same in `earlier` as in `later` and so in every
@@ -179,11 +181,7 @@ struct StreamScheduler: Sendable {
   /// Moves the base on to `frame` (its drive is then committed): from the latest snapshot of the
   /// head it has reached, rendering only the frames past it.
   private mutating func advanceBase(to frame: Int) {
-    if let index = snapshots.lastIndex(where: { $0.frame <= frame && $0.frame > base.frame }) {
-      framesFromSnapshots += snapshots[index].frame - base.frame
-      base = snapshots[index]
-      snapshots.removeFirst(index + 1)
-    }
+    takeSnapshot(upTo: frame)
     baseFramesRendered += max(frame - base.frame, 0)
     Self.advance(&base, to: frame, quietJump: false)
   }

@@ -55,8 +55,8 @@ extension ReactorSource {
 ///
 /// A wake-up reads every ready port first, each stamped as it is read, then serves the input
 /// (acknowledging it at once) and the timers (scheduler passes), then lets the sources send what
-/// should go out as the thread waits again: a clock query's answer then arrives while it waits, and is timed as it comes,
-/// not behind other boards' work. The thread runs while any source is added and ends with the
+/// should go out as the thread waits again: a clock query's answer then arrives while it waits,
+/// and is timed as it comes, not behind other boards' work. The thread runs while any source is added and ends with the
 /// last.
 public final class Reactor: Sendable {
   private struct Entry: Sendable {
@@ -198,8 +198,8 @@ public final class Reactor: Sendable {
       // Input first, all of it, each stamped as it is read; then served, its acknowledgements
       // sent; then timers (scheduler passes, the longest work); last, what goes out as the
       // thread waits again. A board polls for the acknowledgement of what it sent 2 ms after
-      // it (the Unos 5 ms): behind sixteen boards' passes each clock answer drew a poll and
-      // a second acknowledgement, two writes and a read more per query.
+      // it (the Unos 5 ms): behind sixteen boards' passes a clock answer often drew a poll and
+      // a second acknowledgement, a read and a write more per query.
       for call in calls where call.readable { call.entry.source.reactorRead() }
       calls.sort { ($0.entry.descriptor == nil ? 1 : 0) < ($1.entry.descriptor == nil ? 1 : 0) }
       var served: [Entry] = []
